@@ -1,0 +1,70 @@
+import { getSessionCookie } from "better-auth/cookies";
+import { fromNodeHeaders, toNodeHandler } from "better-auth/node";
+import type express from "express";
+import type { Database } from "../db/client";
+import type { MailEnv } from "../mail";
+import { AUTH_BASE_PATH, CLIENT_IP_HEADER, createAuth, type Auth } from "./auth";
+import { authEnvSchema, authEnvShape, authSettingsFrom, type AuthEnv, type AuthSettings } from "./config";
+import { registerSessionPolicy, resolveSession, type SessionUser } from "./session";
+
+export interface CampusAuth {
+  auth: Auth;
+  settings: AuthSettings;
+  mailEnv: MailEnv;
+}
+
+/** Builds the Better Auth instance from the database and the environment (once per process). */
+export function createCampusAuth(options: {
+  db: Database;
+  /** The app's Env (its account variables included), or any object with these fields. */
+  env: { NODE_ENV: string; DATA_DIR: string; PUBLIC_URL: string; LOG_LEVEL?: string } & Partial<AuthEnv>;
+}): CampusAuth {
+  const authEnv = authEnvSchema.parse(Object.fromEntries(Object.keys(authEnvShape).map((key) => [key, options.env[key as keyof AuthEnv]])));
+  const settings = authSettingsFrom(options.env, authEnv);
+  const mailEnv: MailEnv = { SMTP_URL: settings.smtpUrl, MAIL_FROM: settings.mailFrom, LOG_LEVEL: options.env.LOG_LEVEL };
+  const auth = createAuth({ db: options.db, settings, mailEnv });
+  registerSessionPolicy(auth, { maxDays: settings.sessionMaxDays, db: options.db });
+  return { auth, settings, mailEnv };
+}
+
+/**
+ * Mounts accounts on the Express app, BEFORE any body parser:
+ * - every request gets the client-IP header Better Auth reads (from req.ip, which honours
+ *   TRUST_PROXY; a client's own value is overwritten);
+ * - Better Auth's handler on /api/auth/*;
+ * - for requests carrying a session cookie, the session is resolved once (idle timeout, absolute
+ *   lifetime, deactivated accounts) and a refreshed cookie forwarded; `sessionOf(res)` gives it
+ *   to getLoadContext.
+ */
+export function mountAuth(app: express.Express, campusAuth: CampusAuth) {
+  const { auth } = campusAuth;
+  const cookiePrefix = "campus";
+  app.use((req, _res, next) => {
+    req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
+    next();
+  });
+  app.all(`${AUTH_BASE_PATH}/{*rest}`, (req, res, next) => {
+    res.setHeader("Cache-Control", "no-store");
+    toNodeHandler(auth)(req, res).catch(next);
+  });
+  app.use(async (req, res, next) => {
+    const headers = fromNodeHeaders(req.headers);
+    if (!getSessionCookie(headers, { cookiePrefix })) {
+      res.locals.campusSession = Promise.resolve(null);
+      return next();
+    }
+    try {
+      const { user, setCookies } = await resolveSession(auth, headers);
+      for (const cookie of setCookies) res.append("Set-Cookie", cookie);
+      res.locals.campusSession = Promise.resolve(user);
+      next();
+    } catch (error) {
+      next(error);
+    }
+  });
+}
+
+/** The session `mountAuth` resolved for this response (null when anonymous). */
+export function sessionOf(res: express.Response): Promise<SessionUser | null> | null {
+  return (res.locals.campusSession as Promise<SessionUser | null> | undefined) ?? null;
+}

@@ -1,0 +1,11 @@
+import { pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+
+/** Mails kept when no SMTP server is configured (SMTP_URL unset), so flows work on a laptop. */
+export const mailOutbox = pgTable("mail_outbox", {
+  id: serial("id").primaryKey(),
+  to: text("to").notNull(),
+  subject: text("subject").notNull(),
+  html: text("html").notNull(),
+  text: text("text").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

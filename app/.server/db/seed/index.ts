@@ -1,0 +1,45 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "../client";
+import { categories, courses, institute, instituteHighlights, levels, quotes, teamMembers } from "../schema";
+import { seedHighlights, seedQuotes, seedTeamMembers } from "./about-data";
+import { seedCategories, seedCourses, seedInstitute, seedLevels } from "./catalogue-data";
+import { seedDemoAccounts } from "./demo-accounts";
+
+/**
+ * Creates what a first start needs. Idempotent: rows that exist (matched by slug or id) are left
+ * as they are, so an administrator's later edits survive restarts.
+ */
+export async function seedDatabase(db: Database) {
+  await db.transaction(async (tx) => {
+    await tx.insert(institute).values(seedInstitute).onConflictDoNothing();
+    await tx.insert(categories).values(seedCategories).onConflictDoNothing({ target: categories.slug });
+    await tx.insert(levels).values(seedLevels).onConflictDoNothing({ target: levels.slug });
+
+    const categoryIds = new Map((await tx.select().from(categories)).map((row) => [row.slug, row.id]));
+    const levelIds = new Map((await tx.select().from(levels)).map((row) => [row.slug, row.id]));
+    const now = new Date();
+    await tx
+      .insert(courses)
+      .values(
+        seedCourses.map(({ category, level, ...course }, index) => ({
+          ...course,
+          categoryId: categoryIds.get(category)!,
+          levelId: levelIds.get(level)!,
+          status: "published" as const,
+          position: index + 1,
+          publishedAt: now,
+        })),
+      )
+      .onConflictDoNothing({ target: courses.slug });
+    // The about page's figures, leaders and quotes, matched by key.
+    await tx.insert(instituteHighlights).values(seedHighlights).onConflictDoNothing({ target: instituteHighlights.key });
+    await tx.insert(teamMembers).values(seedTeamMembers).onConflictDoNothing({ target: teamMembers.key });
+    await tx.insert(quotes).values(seedQuotes).onConflictDoNothing({ target: quotes.key });
+  });
+  // Demo accounts (README): development only; never in production, nor in tests (which count users).
+  if ((process.env.NODE_ENV ?? "development") === "development") await seedDemoAccounts(db);
+}
+
+export async function countPublishedCourses(db: Database) {
+  return db.$count(courses, eq(courses.status, "published"));
+}

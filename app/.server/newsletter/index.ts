@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { NEWSLETTER_MESSAGES, newsletterEmailSchema } from "~/lib/newsletter";
+import type { Database } from "../db/client";
+import { newsletterSubscriptions } from "../db/schema";
+import { consumeRateLimit, formatRetryAfter } from "../rate-limit";
+
+/**
+ * Subscription attempts accepted per IP address per hour (generous: many mobile subscribers share
+ * one address behind carrier-grade NAT; subscribing is idempotent anyway).
+ */
+export const NEWSLETTER_RATE_LIMIT = { limit: 30, windowSeconds: 60 * 60 } as const;
+
+export type SubscribeResult =
+  | { status: "subscribed" | "already"; email: string }
+  | { status: "invalid"; message: string }
+  | { status: "rate-limited"; message: string; retryAfterSeconds: number };
+
+/**
+ * Subscribes an address to the newsletter. The address is trimmed and lower-cased; subscribing an
+ * address twice changes nothing and answers "already". With `ip`, attempts are rate-limited per
+ * address of the client.
+ */
+export async function subscribeToNewsletter(
+  db: Database,
+  email: unknown,
+  options: { ip?: string; now?: Date } = {},
+): Promise<SubscribeResult> {
+  const parsed = newsletterEmailSchema.safeParse(email);
+  if (!parsed.success) return { status: "invalid", message: z.flattenError(parsed.error).formErrors[0] ?? NEWSLETTER_MESSAGES.invalid };
+
+  if (options.ip) {
+    const limit = await consumeRateLimit(db, `newsletter:ip:${options.ip}`, { ...NEWSLETTER_RATE_LIMIT, now: options.now });
+    if (!limit.allowed) {
+      return {
+        status: "rate-limited",
+        message: `Trop de tentatives. Réessayez dans ${formatRetryAfter(limit.retryAfterSeconds)}.`,
+        retryAfterSeconds: limit.retryAfterSeconds,
+      };
+    }
+  }
+
+  const inserted = await db
+    .insert(newsletterSubscriptions)
+    .values({ email: parsed.data })
+    .onConflictDoNothing({ target: newsletterSubscriptions.email })
+    .returning({ id: newsletterSubscriptions.id });
+  return { status: inserted.length > 0 ? "subscribed" : "already", email: parsed.data };
+}

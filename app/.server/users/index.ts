@@ -1,0 +1,371 @@
+import { randomBytes } from "node:crypto";
+import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { roleLabels, type Role } from "~/lib/roles";
+import type { Database } from "../db/client";
+import { recordActivity, type ActivityType } from "../activity";
+import { escapeLike } from "../db/like";
+import { accounts, auditLog, sessions, users, verifications } from "../db/schema";
+import { toCsv } from "./csv";
+import type { Actor } from "../auth/actor";
+import { UsersError, usersMessages } from "./errors";
+import { sendInvitationMail, type InvitationEnv } from "./invitation";
+import { newUserSchema, type NewUserInput, type UserFilters } from "./schemas";
+
+export { UsersError, usersMessages } from "./errors";
+
+export type { Actor } from "../auth/actor";
+
+export type UserStatus = "active" | "invited" | "deactivated";
+
+export const statusLabels: Record<UserStatus, string> = {
+  active: "Actif",
+  invited: "Invitation envoyée",
+  deactivated: "Désactivé",
+};
+
+export const PAGE_SIZE = 50;
+/** An invitation link stays valid for a week (a password reset link for an hour). */
+export const INVITATION_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+/** Defence in depth: the routes guard too, but every function checks its actor itself. */
+function assertAdmin(actor: Actor | null | undefined): asserts actor is Actor {
+  if (!actor || actor.role !== "admin") throw new UsersError("forbidden", usersMessages.forbidden);
+}
+
+function startOfMonthUtc(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+}
+
+export type UserStats = {
+  total: number;
+  students: number;
+  teachers: number;
+  admins: number;
+  newThisMonth: number;
+  deactivated: number;
+};
+
+/** The five stat cards, counted in one query (plus the deactivated accounts shown under the total). */
+export async function getUserStats(db: Database, actor: Actor, now = new Date()): Promise<UserStats> {
+  assertAdmin(actor);
+  const [row] = await db
+    .select({
+      total: count(),
+      students: count(sql`case when ${users.role} = 'user' then 1 end`),
+      teachers: count(sql`case when ${users.role} = 'teacher' then 1 end`),
+      admins: count(sql`case when ${users.role} = 'admin' then 1 end`),
+      newThisMonth: count(sql`case when ${users.createdAt} >= ${startOfMonthUtc(now).toISOString()} then 1 end`),
+      deactivated: count(sql`case when ${users.banned} then 1 end`),
+    })
+    .from(users);
+  return {
+    total: Number(row?.total ?? 0),
+    students: Number(row?.students ?? 0),
+    teachers: Number(row?.teachers ?? 0),
+    admins: Number(row?.admins ?? 0),
+    newThisMonth: Number(row?.newThisMonth ?? 0),
+    deactivated: Number(row?.deactivated ?? 0),
+  };
+}
+
+function filterConditions(filters: Partial<UserFilters>): SQL | undefined {
+  const conditions: SQL[] = [];
+  const q = filters.q?.trim();
+  if (q) {
+    const pattern = `%${escapeLike(q)}%`;
+    conditions.push(
+      or(
+        ilike(users.email, pattern),
+        ilike(users.firstName, pattern),
+        ilike(users.lastName, pattern),
+        // "Awa Traoré" finds Awa Traoré too.
+        ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+      )!,
+    );
+  }
+  if (filters.role && filters.role !== "all") conditions.push(eq(users.role, filters.role));
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+// Spelled out: in a one-table select Drizzle leaves column names unqualified, and "id" inside the
+// subquery would then mean accounts.id.
+const hasSignInMethod = sql<boolean>`exists (select 1 from "accounts" as "a" where "a"."user_id" = "users"."id")`;
+
+const listColumns = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  phone: users.phone,
+  role: users.role,
+  banned: users.banned,
+  emailVerified: users.emailVerified,
+  createdAt: users.createdAt,
+  hasSignInMethod,
+};
+
+type ListedRow = { [K in keyof typeof listColumns]: K extends "hasSignInMethod" ? boolean : (typeof users.$inferSelect)[K & keyof typeof users.$inferSelect] };
+
+export type ListedUser = Omit<ListedRow, "hasSignInMethod" | "role"> & { role: Role; status: UserStatus };
+
+function toListedUser({ hasSignInMethod: hasMethod, ...row }: ListedRow): ListedUser {
+  const status: UserStatus = row.banned ? "deactivated" : hasMethod ? "active" : "invited";
+  return { ...row, role: row.role as Role, status };
+}
+
+/** Search (e-mail, first or last name, case-insensitive), role filter, newest first, by pages of 50. */
+export async function listUsers(db: Database, actor: Actor, filters: Partial<UserFilters> = {}) {
+  assertAdmin(actor);
+  const where = filterConditions(filters);
+  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(users).where(where);
+  const pageCount = Math.max(1, Math.ceil(Number(total) / PAGE_SIZE));
+  const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
+  const rows = await db
+    .select(listColumns)
+    .from(users)
+    .where(where)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(PAGE_SIZE)
+    .offset((page - 1) * PAGE_SIZE);
+  return { users: rows.map((row) => toListedUser(row as ListedRow)), total: Number(total), page, pageCount };
+}
+
+async function lockTarget(tx: Database, userId: string) {
+  const [target] = await tx
+    .select({ id: users.id, role: users.role, banned: users.banned, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for("update");
+  if (!target) throw new UsersError("not_found", usersMessages.notFound);
+  return target;
+}
+
+/**
+ * Refuses to take away the last active administrator (not deactivated, with a way to sign in).
+ * The active administrators' rows are locked first, in id order (so concurrent calls queue instead
+ * of deadlocking), before the target: of two admins demoting or deactivating each other at the same
+ * moment, the second finds the first's change once the lock is released (PostgreSQL re-reads a
+ * row it waited for) and is refused.
+ */
+async function assertNotLastActiveAdmin(tx: Database, targetId: string) {
+  const admins = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, "admin"), eq(users.banned, false), hasSignInMethod))
+    .orderBy(users.id)
+    .for("update");
+  if (admins.length <= 1 && admins.some((row) => row.id === targetId)) throw new UsersError("last_admin", usersMessages.lastAdmin);
+}
+
+async function recordTargetActivity(tx: Database, userId: string, type: ActivityType, details: Record<string, unknown>) {
+  await recordActivity(tx, { userId, type, details });
+}
+
+/**
+ * Applies a role at once, with an audit row (who, from, to, when) and an event in the target's
+ * activity. An admin cannot take their own admin role away, nor the last active admin's; setting
+ * the same role changes nothing.
+ */
+export async function changeUserRole(db: Database, actor: Actor, userId: string, role: Role) {
+  assertAdmin(actor);
+  return db.transaction(async (tx) => {
+    if (userId === actor.id && role !== "admin") throw new UsersError("self_demotion", usersMessages.selfDemotion);
+    if (role !== "admin") await assertNotLastActiveAdmin(tx, userId);
+    const target = await lockTarget(tx, userId);
+    const from = target.role as Role;
+    if (from === role) return { changed: false as const, from, to: role };
+    await tx.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, userId));
+    await tx.insert(auditLog).values({ actorId: actor.id, action: "role_changed", targetUserId: userId, details: { from, to: role } });
+    await recordTargetActivity(tx, userId, "role_changed", { from, to: role, byAdmin: true });
+    return { changed: true as const, from, to: role };
+  });
+}
+
+/**
+ * Ends an account: it can no longer sign in, and every session it has ends in the same transaction.
+ * Neither one's own account nor the last active admin's.
+ */
+export async function deactivateUser(db: Database, actor: Actor, userId: string) {
+  assertAdmin(actor);
+  return db.transaction(async (tx) => {
+    if (userId === actor.id) throw new UsersError("self_deactivation", usersMessages.selfDeactivation);
+    await assertNotLastActiveAdmin(tx, userId);
+    const target = await lockTarget(tx, userId);
+    const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+    if (target.banned) return { changed: false as const, sessionsEnded: ended.length };
+    await tx.update(users).set({ banned: true, bannedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, userId));
+    await tx.insert(auditLog).values({ actorId: actor.id, action: "user_deactivated", targetUserId: userId, details: { sessionsEnded: ended.length } });
+    await recordTargetActivity(tx, userId, "account_deactivated", { byAdmin: true });
+    return { changed: true as const, sessionsEnded: ended.length };
+  });
+}
+
+export async function reactivateUser(db: Database, actor: Actor, userId: string) {
+  assertAdmin(actor);
+  return db.transaction(async (tx) => {
+    const target = await lockTarget(tx, userId);
+    if (!target.banned) return { changed: false as const };
+    await tx.update(users).set({ banned: false, bannedAt: null, updatedAt: new Date() }).where(eq(users.id, userId));
+    await tx.insert(auditLog).values({ actorId: actor.id, action: "user_reactivated", targetUserId: userId, details: {} });
+    await recordTargetActivity(tx, userId, "account_reactivated", { byAdmin: true });
+    return { changed: true as const };
+  });
+}
+
+/** Better Auth's id shape: 32 random alphanumerics. */
+function generateId(length = 32): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const bytes = randomBytes(length * 2);
+  let id = "";
+  for (const byte of bytes) {
+    if (byte >= 248) continue; // 248 = 62 * 4: keep the distribution uniform
+    id += alphabet[byte % 62];
+    if (id.length === length) break;
+  }
+  return id.length === length ? id : generateId(length);
+}
+
+/**
+ * A password-setting token in Better Auth's reset-password format (identifier
+ * "reset-password:<token>", value = user id): the link opens /auth in recovery mode, whose form
+ * posts it to Better Auth's own reset endpoint, which creates the credential account.
+ */
+async function createInvitationToken(tx: Database, userId: string, now: Date) {
+  const token = generateId(24);
+  await tx.insert(verifications).values({
+    id: generateId(),
+    identifier: `reset-password:${token}`,
+    value: userId,
+    expiresAt: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000),
+    createdAt: now,
+    updatedAt: now,
+  });
+  return token;
+}
+
+export type CreateUserResult =
+  | { ok: true; user: { id: string; email: string; firstName: string; lastName: string; role: Role } }
+  | { ok: false; errors: Record<string, string> };
+
+/**
+ * The "Nouvel utilisateur" dialog: an account without a password, its e-mail marked verified
+ * (the invitation is sent to that address and is the only way in), and an invitation mail whose
+ * link lets the person choose a password. A duplicate e-mail is a field error, not an exception.
+ */
+export async function createUser(db: Database, actor: Actor, input: unknown, env: InvitationEnv): Promise<CreateUserResult> {
+  assertAdmin(actor);
+  const parsed = newUserSchema.safeParse(input);
+  if (!parsed.success) {
+    const errors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
+    return { ok: false, errors };
+  }
+  const data: NewUserInput = parsed.data;
+  const now = new Date();
+  let created: { id: string; token: string };
+  try {
+    created = await db.transaction(async (tx) => {
+      const [existing] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${data.email}`);
+      if (existing) throw new UsersError("duplicate_email", usersMessages.duplicateEmail, "email");
+      const id = generateId();
+      await tx.insert(users).values({
+        id,
+        name: `${data.firstName} ${data.lastName}`,
+        email: data.email,
+        emailVerified: true,
+        firstName: data.firstName,
+        lastName: data.lastName,
+        role: data.role,
+        createdAt: now,
+        updatedAt: now,
+      });
+      const token = await createInvitationToken(tx, id, now);
+      await tx.insert(auditLog).values({ actorId: actor.id, action: "user_created", targetUserId: id, details: { email: data.email, role: data.role } });
+      await recordTargetActivity(tx, id, "account_created", { role: data.role, byAdmin: true });
+      return { id, token };
+    });
+  } catch (error) {
+    if (error instanceof UsersError && error.field) return { ok: false, errors: { [error.field]: error.message } };
+    // Two admins creating the same address at once: the unique index decides.
+    if (isUniqueViolation(error)) return { ok: false, errors: { email: usersMessages.duplicateEmail } };
+    throw error;
+  }
+  await sendInvitationMail(db, env, { to: data.email, firstName: data.firstName, role: data.role, token: created.token });
+  return { ok: true, user: { id: created.id, email: data.email, firstName: data.firstName, lastName: data.lastName, role: data.role } };
+}
+
+/** A new invitation for an account that has not set a password yet (the old link stops working). */
+export async function resendInvitation(db: Database, actor: Actor, userId: string, env: InvitationEnv) {
+  assertAdmin(actor);
+  const now = new Date();
+  const result = await db.transaction(async (tx) => {
+    const target = await lockTarget(tx, userId);
+    const [account] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.userId, userId)).limit(1);
+    if (account || target.banned) return null;
+    const [profile] = await tx.select({ firstName: users.firstName, role: users.role }).from(users).where(eq(users.id, userId));
+    await tx.delete(verifications).where(and(eq(verifications.value, userId), ilike(verifications.identifier, "reset-password:%")));
+    const token = await createInvitationToken(tx, userId, now);
+    await tx.insert(auditLog).values({ actorId: actor.id, action: "invitation_resent", targetUserId: userId, details: {} });
+    return { email: target.email, firstName: profile?.firstName ?? "", role: (profile?.role ?? "user") as Role, token };
+  });
+  if (!result) return { sent: false as const };
+  await sendInvitationMail(db, env, { to: result.email, firstName: result.firstName, role: result.role, token: result.token });
+  return { sent: true as const };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === "23505") return true;
+  }
+  return false;
+}
+
+const dateFormatter = new Intl.DateTimeFormat("fr-FR", { timeZone: "Africa/Bamako", day: "2-digit", month: "2-digit", year: "numeric" });
+
+export const CSV_HEADER = ["Prénom", "Nom", "Email", "Téléphone", "Rôle", "Statut", "Date d'inscription"] as const;
+
+/** The users CSV (same filters as the list, every page), named utilisateurs-YYYY-MM-DD.csv. */
+export async function exportUsersCsv(db: Database, actor: Actor, filters: Partial<UserFilters> = {}, now = new Date()) {
+  assertAdmin(actor);
+  const rows = await db
+    .select(listColumns)
+    .from(users)
+    .where(filterConditions(filters))
+    .orderBy(desc(users.createdAt), desc(users.id));
+  const body = toCsv(
+    CSV_HEADER,
+    rows.map((raw) => {
+      const row = toListedUser(raw as ListedRow);
+      return [row.firstName, row.lastName, row.email, row.phone, roleLabels[row.role] ?? row.role, statusLabels[row.status], dateFormatter.format(row.createdAt)];
+    }),
+  );
+  await db.insert(auditLog).values({ actorId: actor.id, action: "users_exported", targetUserId: null, details: { count: rows.length, q: filters.q ?? "", role: filters.role ?? "all" } });
+  return { filename: `utilisateurs-${now.toISOString().slice(0, 10)}.csv`, body, count: rows.length };
+}
+
+export type AuditEntry = Awaited<ReturnType<typeof listAuditLog>>[number];
+
+/** The latest admin actions, with the names of who did them and to whom. */
+export async function listAuditLog(db: Database, actor: Actor, limit = 20) {
+  assertAdmin(actor);
+  const actorUser = alias(users, "actor_user");
+  const targetUser = alias(users, "target_user");
+  return db
+    .select({
+      id: auditLog.id,
+      action: auditLog.action,
+      details: auditLog.details,
+      createdAt: auditLog.createdAt,
+      actorId: auditLog.actorId,
+      targetUserId: auditLog.targetUserId,
+      actorName: sql<string | null>`${actorUser.firstName} || ' ' || ${actorUser.lastName}`,
+      targetName: sql<string | null>`${targetUser.firstName} || ' ' || ${targetUser.lastName}`,
+      targetEmail: targetUser.email,
+    })
+    .from(auditLog)
+    .leftJoin(actorUser, eq(actorUser.id, auditLog.actorId))
+    .leftJoin(targetUser, eq(targetUser.id, auditLog.targetUserId))
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(Math.max(1, Math.min(limit, 200)));
+}

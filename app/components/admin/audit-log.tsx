@@ -1,0 +1,56 @@
+import { roleLabels, isRole } from "~/lib/roles";
+
+export type AuditEntryView = {
+  id: number;
+  action: string;
+  details: Record<string, unknown>;
+  createdAt: Date | string;
+  actorName: string | null;
+  targetName: string | null;
+  targetEmail: string | null;
+};
+
+const when = new Intl.DateTimeFormat("fr-FR", { dateStyle: "medium", timeStyle: "short", timeZone: "Africa/Bamako" });
+
+function roleName(value: unknown): string {
+  return isRole(value) ? roleLabels[value] : String(value ?? "?");
+}
+
+/** One sentence per entry, in French: who did what to whom. */
+export function describeAudit(entry: AuditEntryView): string {
+  const target = entry.targetName?.trim() || entry.targetEmail || "un compte supprimé";
+  switch (entry.action) {
+    case "role_changed":
+      return `a changé le rôle de ${target} : ${roleName(entry.details.from)} → ${roleName(entry.details.to)}`;
+    case "user_created":
+      return `a créé le compte de ${target} (${roleName(entry.details.role)}) et envoyé une invitation`;
+    case "invitation_resent":
+      return `a renvoyé l'invitation de ${target}`;
+    case "user_deactivated":
+      return `a désactivé le compte de ${target}`;
+    case "user_reactivated":
+      return `a réactivé le compte de ${target}`;
+    case "users_exported":
+      return `a exporté la liste des utilisateurs (${Number(entry.details.count ?? 0)} lignes)`;
+    default:
+      return `${entry.action} (${target})`;
+  }
+}
+
+export function AuditLogList({ entries }: { entries: AuditEntryView[] }) {
+  if (entries.length === 0) return <p className="text-sm text-slate-600">Aucune action enregistrée pour le moment.</p>;
+  return (
+    <ol className="divide-y divide-slate-100">
+      {entries.map((entry) => (
+        <li key={entry.id} className="flex flex-col gap-0.5 py-2 text-sm sm:flex-row sm:gap-3">
+          <time dateTime={new Date(entry.createdAt).toISOString()} className="shrink-0 text-slate-600 sm:w-44">
+            {when.format(new Date(entry.createdAt))}
+          </time>
+          <span>
+            <strong className="font-semibold">{entry.actorName?.trim() || "Un administrateur"}</strong> {describeAudit(entry)}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,32 @@
+/** Public URLs shared by the cards, the course page and the footer. */
+
+export function courseHref(slug: string): string {
+  return `/formations/${encodeURIComponent(slug)}`;
+}
+
+/** Sign-up tab of /auth, coming back to the course afterwards. */
+export function enrolHref(slug: string): string {
+  const params = new URLSearchParams({ onglet: "inscription", redirectTo: courseHref(slug) });
+  return `/auth?${params.toString()}`;
+}
+
+/** The catalogue filtered on one course's title (footer "Formations Tech" links). */
+export function catalogueSearchHref(text: string): string {
+  return `/formations?${new URLSearchParams({ q: text }).toString()}`;
+}
+
+export const signUpHref = "/auth?onglet=inscription";
+export const signInHref = "/auth";
+
+/** "tel:" target of a displayed phone number: digits and the leading "+" only. */
+export function telHref(phone: string): string {
+  return `tel:${phone.replace(/[^\d+]/g, "")}`;
+}
+
+// One formatter for every card: toLocaleString builds a new one on each call.
+const ratingFormat = new Intl.NumberFormat("fr-FR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** Ratings in French: "4,9". */
+export function formatRating(rating: number): string {
+  return ratingFormat.format(rating);
+}

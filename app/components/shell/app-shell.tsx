@@ -1,0 +1,290 @@
+import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { Form, NavLink, useLocation } from "react-router";
+import { Bell, GraduationCap, LogOut, Menu, PanelLeftClose, PanelLeftOpen, Search, X } from "lucide-react";
+import { Avatar } from "~/components/ui/avatar";
+import { cx } from "~/components/ui/control";
+import { NoScriptToast, Toaster, useServerToast, type ToastMessage } from "~/components/ui/toaster";
+import { Tooltip, TooltipProvider } from "~/components/ui/tooltip";
+import { SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE, isActivePath, type NavGroup, type ShellKind } from "~/lib/sidebar";
+import { NavIconGlyph } from "./nav-icon";
+
+export interface ShellUser {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+export interface AppShellProps {
+  kind: ShellKind;
+  user: ShellUser;
+  navigation: NavGroup[];
+  /** Collapse state read from the cookie on the server, so the first render is right. */
+  collapsed: boolean;
+  toast?: ToastMessage | null;
+  children: ReactNode;
+}
+
+const MOBILE_QUERY = "(max-width: 767.98px)";
+
+/**
+ * The signed-in shell: a sidebar (collapsible, state in a 7-day cookie, Ctrl/Cmd+B), a slide-over
+ * panel under 768 px (a <details> element, so it opens without JavaScript), the top bar and the
+ * toasts. Everything here works without JavaScript; scripts only make it instant.
+ */
+export function AppShell({ kind, user, navigation, collapsed: initialCollapsed, toast, children }: AppShellProps) {
+  const [collapsed, setCollapsed] = useState(initialCollapsed);
+  const mobileMenu = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+  useServerToast(toast);
+
+  const toggleCollapsed = useCallback(() => {
+    setCollapsed((previous) => {
+      const next = !previous;
+      const secure = window.location.protocol === "https:" ? "; Secure" : "";
+      document.cookie = `${SIDEBAR_COOKIE}=${next ? "collapsed" : "expanded"}; Path=/; Max-Age=${SIDEBAR_COOKIE_MAX_AGE}; SameSite=Lax${secure}`;
+      return next;
+    });
+  }, []);
+
+  // Ctrl/Cmd+B: collapse the sidebar, or open/close the slide-over on small screens.
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key.toLowerCase() !== "b" || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+      event.preventDefault();
+      if (window.matchMedia(MOBILE_QUERY).matches) {
+        const details = mobileMenu.current;
+        if (details) details.open = !details.open;
+      } else {
+        toggleCollapsed();
+      }
+    }
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [toggleCollapsed]);
+
+  // The slide-over closes after a navigation and on Escape.
+  useEffect(() => {
+    if (mobileMenu.current) mobileMenu.current.open = false;
+  }, [location.pathname, location.search]);
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      const details = mobileMenu.current;
+      if (event.key === "Escape" && details?.open) {
+        details.open = false;
+        details.querySelector("summary")?.focus();
+      }
+    }
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, []);
+
+  const redirectTo = `${location.pathname}${location.search}`;
+  const fullName = `${user.firstName} ${user.lastName}`.trim() || user.email;
+
+  return (
+    <TooltipProvider>
+      <div className="min-h-screen bg-slate-50 md:flex">
+        <a
+          href="#contenu"
+          className="sr-only z-50 rounded-md bg-white px-4 py-2 font-medium text-brand-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        >
+          Aller au contenu
+        </a>
+
+        {/* Desktop sidebar */}
+        <aside
+          id="barre-laterale"
+          data-collapsed={collapsed ? "true" : "false"}
+          className={cx(
+            "sticky top-0 hidden h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] duration-200 md:flex",
+            collapsed ? "w-12" : "w-64",
+          )}
+        >
+          <div className={cx("flex h-16 items-center border-b border-slate-200", collapsed ? "justify-center" : "justify-between px-3")}>
+            {!collapsed && <Brand kind={kind} />}
+            <Form
+              method="post"
+              action="/barre-laterale"
+              onSubmit={(event) => {
+                event.preventDefault();
+                toggleCollapsed();
+              }}
+            >
+              <input type="hidden" name="collapsed" value={collapsed ? "false" : "true"} />
+              <input type="hidden" name="redirectTo" value={redirectTo} />
+              <button
+                type="submit"
+                aria-controls="barre-laterale"
+                aria-expanded={!collapsed}
+                aria-keyshortcuts="Control+B Meta+B"
+                title={collapsed ? "Déplier la barre latérale (Ctrl+B)" : "Réduire la barre latérale (Ctrl+B)"}
+                className="rounded-md p-2 text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+              >
+                {collapsed ? <PanelLeftOpen aria-hidden="true" className="size-5" /> : <PanelLeftClose aria-hidden="true" className="size-5" />}
+                <span className="sr-only">{collapsed ? "Déplier la barre latérale" : "Réduire la barre latérale"}</span>
+              </button>
+            </Form>
+          </div>
+          <SidebarNav navigation={navigation} collapsed={collapsed} label="Navigation principale" />
+          <div className="border-t border-slate-200 p-2">
+            <SignOutButton collapsed={collapsed} />
+          </div>
+        </aside>
+
+        <div className="flex min-w-0 flex-1 flex-col">
+          <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white px-3 sm:px-5">
+            {/* Slide-over panel under 768 px */}
+            <details ref={mobileMenu} className="group md:hidden">
+              <summary
+                className={cx(
+                  "flex cursor-pointer list-none items-center gap-2 rounded-md p-2 text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden",
+                  "group-open:fixed group-open:top-3 group-open:left-[15rem] group-open:z-50 group-open:bg-white group-open:shadow",
+                )}
+              >
+                <Menu aria-hidden="true" className="size-6 group-open:hidden" />
+                <X aria-hidden="true" className="hidden size-6 group-open:block" />
+                <span className="sr-only group-open:hidden">Ouvrir le menu</span>
+                <span className="sr-only hidden group-open:inline">Fermer le menu</span>
+              </summary>
+              <div
+                className="fixed inset-0 z-40 bg-slate-900/50"
+                aria-hidden="true"
+                onClick={() => {
+                  if (mobileMenu.current) mobileMenu.current.open = false;
+                }}
+              />
+              <div className="fixed inset-y-0 left-0 z-40 flex w-72 max-w-[85vw] flex-col overflow-y-auto bg-white shadow-xl">
+                <div className="flex h-16 items-center border-b border-slate-200 px-3">
+                  <Brand kind={kind} />
+                </div>
+                <SidebarNav navigation={navigation} collapsed={false} label="Navigation principale" />
+                <div className="border-t border-slate-200 p-2">
+                  <SignOutButton collapsed={false} />
+                </div>
+              </div>
+            </details>
+
+            <form role="search" className="hidden max-w-md flex-1 sm:block" onSubmit={(event) => event.preventDefault()}>
+              <label htmlFor="recherche-globale" className="sr-only">
+                Rechercher
+              </label>
+              <div className="relative">
+                <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500" />
+                <input
+                  id="recherche-globale"
+                  type="search"
+                  disabled
+                  placeholder="Rechercher (bientôt disponible)"
+                  aria-describedby="recherche-globale-aide"
+                  className="w-full rounded-md border border-slate-300 bg-slate-100 py-2 pr-3 pl-9 text-sm text-slate-700 placeholder:text-slate-600 disabled:cursor-not-allowed"
+                />
+                <span id="recherche-globale-aide" className="sr-only">
+                  La recherche sera bientôt disponible.
+                </span>
+              </div>
+            </form>
+
+            <div className="ml-auto flex items-center gap-2 sm:gap-4">
+              <details className="group relative">
+                <summary className="flex cursor-pointer list-none rounded-md p-2 text-slate-700 hover:bg-slate-100 [&::-webkit-details-marker]:hidden">
+                  <Bell aria-hidden="true" className="size-5" />
+                  <span className="sr-only">Notifications</span>
+                </summary>
+                <div className="absolute right-0 z-40 mt-2 w-64 rounded-md border border-slate-200 bg-white p-4 text-sm text-slate-700 shadow-lg">
+                  <p className="font-semibold text-slate-900">Notifications</p>
+                  <p className="mt-1">Aucune notification</p>
+                </div>
+              </details>
+              <div className="flex items-center gap-3" data-testid="utilisateur-courant">
+                <Avatar firstName={user.firstName} lastName={user.lastName} email={user.email} size="sm" />
+                <div className="hidden min-w-0 leading-tight sm:block">
+                  <p className="truncate text-sm font-semibold text-slate-900">{fullName}</p>
+                  <p className="truncate text-xs text-slate-600">{kind === "teacher" ? "Enseignant" : user.email}</p>
+                </div>
+                <span className="sr-only sm:hidden">
+                  {fullName}, {kind === "teacher" ? "Enseignant" : user.email}
+                </span>
+              </div>
+            </div>
+          </header>
+
+          <main id="contenu" tabIndex={-1} className="flex-1 p-4 focus:outline-none sm:p-6 lg:p-8">
+            <NoScriptToast toast={toast} />
+            {children}
+          </main>
+        </div>
+        <Toaster />
+      </div>
+    </TooltipProvider>
+  );
+}
+
+function Brand({ kind }: { kind: ShellKind }) {
+  return (
+    <NavLink to={kind === "teacher" ? "/teacher" : "/dashboard"} className="flex min-w-0 items-center gap-2 font-bold text-brand-800">
+      <GraduationCap aria-hidden="true" className="size-6 shrink-0" />
+      <span className="truncate">{kind === "teacher" ? "Enseignement" : "Mon Espace"}</span>
+    </NavLink>
+  );
+}
+
+function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; collapsed: boolean; label: string }) {
+  const { pathname } = useLocation();
+  return (
+    <nav aria-label={label} className="flex-1 overflow-y-auto py-3">
+      {navigation.map((group, index) => (
+        <div key={group.label ?? `groupe-${index}`} className={cx(index > 0 && "mt-4 border-t border-slate-100 pt-3")}>
+          {group.label &&
+            (collapsed ? (
+              <span className="sr-only">{group.label}</span>
+            ) : (
+              <p className="px-4 pb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase">{group.label}</p>
+            ))}
+          <ul className={cx("space-y-0.5", collapsed ? "px-1" : "px-2")} aria-label={group.label}>
+            {group.items.map((item) => (
+              <li key={item.to}>
+                <Tooltip content={item.label} disabled={!collapsed}>
+                  {/* A string className (not NavLink's function): the tooltip's Slot merges class names as strings. */}
+                  <NavLink
+                    to={item.to}
+                    end={item.end}
+                    prefetch="intent"
+                    className={cx(
+                      "flex min-h-10 items-center gap-3 rounded-md text-sm font-medium transition-colors",
+                      collapsed ? "justify-center px-0" : "px-3",
+                      isActivePath(pathname, item) ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
+                    )}
+                  >
+                    <NavIconGlyph icon={item.icon} />
+                    <span className={collapsed ? "sr-only" : "truncate"}>{item.label}</span>
+                  </NavLink>
+                </Tooltip>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </nav>
+  );
+}
+
+/** Sign-out of this device: a real POST form to authD's route. */
+function SignOutButton({ collapsed }: { collapsed: boolean }) {
+  return (
+    <form method="post" action="/auth/deconnexion">
+      <input type="hidden" name="scope" value="local" />
+      <Tooltip content="Déconnexion" disabled={!collapsed}>
+        <button
+          type="submit"
+          className={cx(
+            "flex min-h-10 w-full items-center gap-3 rounded-md text-sm font-medium text-red-700 hover:bg-red-50",
+            collapsed ? "justify-center" : "px-3",
+          )}
+        >
+          <LogOut aria-hidden="true" className="size-5 shrink-0" />
+          <span className={collapsed ? "sr-only" : undefined}>Déconnexion</span>
+        </button>
+      </Tooltip>
+    </form>
+  );
+}

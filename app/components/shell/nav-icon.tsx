@@ -1,0 +1,50 @@
+import {
+  Award,
+  BookOpen,
+  CalendarClock,
+  ChartColumn,
+  CirclePlus,
+  ClipboardCheck,
+  FolderOpen,
+  GraduationCap,
+  LayoutDashboard,
+  Library,
+  Mail,
+  MessagesSquare,
+  Settings,
+  Shield,
+  User,
+  Users,
+  UsersRound,
+  Video,
+  Wallet,
+  type LucideIcon,
+} from "lucide-react";
+import type { NavIcon } from "~/lib/sidebar";
+
+const icons: Record<NavIcon, LucideIcon> = {
+  dashboard: LayoutDashboard,
+  profile: User,
+  formations: BookOpen,
+  forum: MessagesSquare,
+  messages: Mail,
+  certificates: Award,
+  admin: Shield,
+  users: Users,
+  courses: Library,
+  analytics: ChartColumn,
+  finances: Wallet,
+  create: CirclePlus,
+  teacher: GraduationCap,
+  students: UsersRound,
+  sessions: Video,
+  quiz: ClipboardCheck,
+  content: FolderOpen,
+  schedule: CalendarClock,
+  settings: Settings,
+};
+
+export function NavIconGlyph({ icon, className = "size-5 shrink-0" }: { icon: NavIcon; className?: string }) {
+  const Icon = icons[icon];
+  return <Icon aria-hidden="true" className={className} />;
+}

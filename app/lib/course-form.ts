@@ -1,0 +1,187 @@
+/**
+ * The course form's values as typed (strings, so that a failed save gives back exactly what was
+ * typed), read from its FormData, and the editing intents of its buttons (add, remove, move a
+ * lesson; add, remove an objective or a prerequisite). Shared by the server (without JavaScript the
+ * buttons submit the form and the action re-renders it changed) and the browser (the same change,
+ * applied client-side).
+ */
+
+export const courseStatuses = ["draft", "published", "archived"] as const;
+export type CourseStatus = (typeof courseStatuses)[number];
+
+export const courseStatusLabels: Record<CourseStatus, string> = {
+  draft: "Brouillon",
+  published: "Publié",
+  archived: "Archivé",
+};
+
+export type LessonValues = {
+  /** The lesson's id once saved ("" for a new one): kept so that saving updates it in place. */
+  id: string;
+  title: string;
+  description: string;
+  content: string;
+  videoUrl: string;
+  /** An uploaded video (files.id), set by the upload widget. */
+  videoFileId: string;
+  durationMinutes: string;
+  isFree: boolean;
+};
+
+export type CourseFormValues = {
+  title: string;
+  description: string;
+  category: string;
+  level: string;
+  durationWeeks: string;
+  priceFcfa: string;
+  maxStudents: string;
+  liveSessionUrl: string;
+  /** An uploaded cover image (files.id), set by the upload widget. */
+  thumbnailFileId: string;
+  /** Only an admin's form has it: the teacher to assign ("" keeps the current one). */
+  instructorId: string;
+  status: string;
+  objectives: string[];
+  prerequisites: string[];
+  /** The "add" boxes of the two lists: a text typed there and not yet added is saved too. */
+  newObjective: string;
+  newPrerequisite: string;
+  lessons: LessonValues[];
+};
+
+export function emptyLesson(): LessonValues {
+  return { id: "", title: "", description: "", content: "", videoUrl: "", videoFileId: "", durationMinutes: "0", isFree: false };
+}
+
+export function emptyCourseValues(): CourseFormValues {
+  return {
+    title: "",
+    description: "",
+    category: "",
+    level: "",
+    durationWeeks: "",
+    priceFcfa: "",
+    maxStudents: "",
+    liveSessionUrl: "",
+    thumbnailFileId: "",
+    instructorId: "",
+    status: "draft",
+    objectives: [],
+    prerequisites: [],
+    newObjective: "",
+    newPrerequisite: "",
+    lessons: [],
+  };
+}
+
+const MAX_ROWS = 200;
+const lessonField = /^lessons\[(\d{1,3})\]\.(\w+)$/;
+const listItem = /^(objectives|prerequisites)\[(\d{1,3})\]$/;
+
+/**
+ * Reads the form's fields: plain names (title...), `objectives[0]`, `prerequisites[1]` and
+ * `lessons[2].title` (rows in index order, gaps closed up). Unknown names are ignored.
+ */
+export function courseValuesFromFormData(form: FormData): CourseFormValues {
+  const values = emptyCourseValues();
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  for (const key of ["title", "description", "category", "level", "durationWeeks", "priceFcfa", "maxStudents", "liveSessionUrl", "thumbnailFileId", "instructorId", "newObjective", "newPrerequisite"] as const) {
+    values[key] = text(key);
+  }
+  values.status = text("status") || "draft";
+
+  const lists: Record<"objectives" | "prerequisites", Map<number, string>> = { objectives: new Map(), prerequisites: new Map() };
+  const lessonRows = new Map<number, LessonValues>();
+  for (const [name, raw] of form.entries()) {
+    if (typeof raw !== "string") continue;
+    const item = listItem.exec(name);
+    if (item) {
+      const index = Number(item[2]);
+      if (index < MAX_ROWS) lists[item[1] as "objectives" | "prerequisites"].set(index, raw);
+      continue;
+    }
+    const lesson = lessonField.exec(name);
+    if (!lesson) continue;
+    const index = Number(lesson[1]);
+    if (index >= MAX_ROWS) continue;
+    const row = lessonRows.get(index) ?? emptyLesson();
+    const field = lesson[2];
+    // A checkbox posts "on" only when ticked; a hidden "false" before it may come first.
+    if (field === "isFree") row.isFree = row.isFree || raw === "on" || raw === "true";
+    else if (field === "id" || field === "title" || field === "description" || field === "content" || field === "videoUrl" || field === "videoFileId" || field === "durationMinutes") row[field] = raw;
+    lessonRows.set(index, row);
+  }
+  const ordered = <T>(map: Map<number, T>) => [...map.entries()].sort(([a], [b]) => a - b).map(([, value]) => value);
+  values.objectives = ordered(lists.objectives);
+  values.prerequisites = ordered(lists.prerequisites);
+  values.lessons = ordered(lessonRows);
+  return values;
+}
+
+export type EditIntent =
+  | { kind: "add-lesson" }
+  | { kind: "remove-lesson" | "move-lesson-up" | "move-lesson-down"; index: number }
+  | { kind: "add-objective" | "add-prerequisite" }
+  | { kind: "remove-objective" | "remove-prerequisite"; index: number };
+
+/** "add-lesson", "remove-lesson:2", "move-lesson-up:1"... or null (saving, or anything unknown). */
+export function parseEditIntent(intent: unknown): EditIntent | null {
+  if (typeof intent !== "string") return null;
+  if (intent === "add-lesson" || intent === "add-objective" || intent === "add-prerequisite") return { kind: intent };
+  const match = /^(remove-lesson|move-lesson-up|move-lesson-down|remove-objective|remove-prerequisite):(\d{1,3})$/.exec(intent);
+  if (!match) return null;
+  return { kind: match[1] as "remove-lesson", index: Number(match[2]) };
+}
+
+function move<T>(items: T[], from: number, to: number): T[] {
+  if (from < 0 || from >= items.length || to < 0 || to >= items.length) return items;
+  const copy = [...items];
+  const [item] = copy.splice(from, 1);
+  copy.splice(to, 0, item!);
+  return copy;
+}
+
+/** The form after one of its editing buttons: nothing is saved, out-of-range positions change nothing. */
+export function applyEditIntent(values: CourseFormValues, intent: EditIntent): CourseFormValues {
+  switch (intent.kind) {
+    case "add-lesson":
+      return { ...values, lessons: [...values.lessons, emptyLesson()] };
+    case "remove-lesson":
+      return { ...values, lessons: values.lessons.filter((_, index) => index !== intent.index) };
+    case "move-lesson-up":
+      return { ...values, lessons: move(values.lessons, intent.index, intent.index - 1) };
+    case "move-lesson-down":
+      return { ...values, lessons: move(values.lessons, intent.index, intent.index + 1) };
+    case "add-objective": {
+      const text = values.newObjective.trim();
+      return text ? { ...values, objectives: [...values.objectives, text], newObjective: "" } : values;
+    }
+    case "add-prerequisite": {
+      const text = values.newPrerequisite.trim();
+      return text ? { ...values, prerequisites: [...values.prerequisites, text], newPrerequisite: "" } : values;
+    }
+    case "remove-objective":
+      return { ...values, objectives: values.objectives.filter((_, index) => index !== intent.index) };
+    case "remove-prerequisite":
+      return { ...values, prerequisites: values.prerequisites.filter((_, index) => index !== intent.index) };
+  }
+}
+
+/** The Paramètres tab's summary, from what is typed (unreadable minutes count as zero here). */
+export function courseSummary(values: CourseFormValues) {
+  const minutes = values.lessons.reduce((total, lesson) => {
+    const value = Number(lesson.durationMinutes);
+    return total + (Number.isSafeInteger(value) && value > 0 ? value : 0);
+  }, 0);
+  const price = Number(values.priceFcfa.replace(/[\s\u00a0\u202f]/g, ""));
+  return {
+    lessonCount: values.lessons.length,
+    totalMinutes: minutes,
+    priceFcfa: Number.isSafeInteger(price) && price > 0 ? price : 0,
+    status: (courseStatuses as readonly string[]).includes(values.status) ? (values.status as CourseStatus) : "draft",
+  };
+}

@@ -1,0 +1,16 @@
+/** "120,000 FCFA": the spec's format, with a comma between thousands. */
+export function formatFcfa(amount: number): string {
+  const rounded = Math.round(amount);
+  const sign = rounded < 0 ? "-" : "";
+  const digits = String(Math.abs(rounded)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${sign}${digits} FCFA`;
+}
+
+/** French plural: 0 and 1 take the singular. */
+export function plural(count: number, singular: string, pluralForm: string): string {
+  return `${count} ${Math.abs(count) >= 2 ? pluralForm : singular}`;
+}
+
+export function formatWeeks(weeks: number): string {
+  return plural(weeks, "semaine", "semaines");
+}

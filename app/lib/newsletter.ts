@@ -1,0 +1,25 @@
+import { z } from "zod";
+
+export const NEWSLETTER_MESSAGES = {
+  subscribed: "Merci ! Vous êtes maintenant abonné(e) à notre lettre d'information.",
+  already: "Vous êtes déjà abonné(e) : merci de votre fidélité !",
+  invalid: "Veuillez saisir une adresse e-mail valide.",
+} as const;
+
+/** Trimmed and lower-cased, so that " Awa@Example.ML " and "awa@example.ml" are one subscriber. */
+export const newsletterEmailSchema = z
+  .string(NEWSLETTER_MESSAGES.invalid)
+  .trim()
+  .toLowerCase()
+  .min(1, NEWSLETTER_MESSAGES.invalid)
+  .max(254, NEWSLETTER_MESSAGES.invalid)
+  .pipe(z.email(NEWSLETTER_MESSAGES.invalid));
+
+/** What POST /newsletter answers (JSON for fetchers; the same object renders the page without JS). */
+export type NewsletterResponse = {
+  status: "subscribed" | "already" | "error";
+  message: string;
+  fieldErrors?: { email?: string };
+  /** What was typed, echoed back on error so the field keeps it. */
+  email?: string;
+};

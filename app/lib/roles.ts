@@ -1,0 +1,22 @@
+/** Account roles, stored on the user row. Browser-safe (no server imports). */
+export const roles = ["admin", "teacher", "user"] as const;
+export type Role = (typeof roles)[number];
+
+export const roleLabels: Record<Role, string> = {
+  admin: "Administrateur",
+  teacher: "Enseignant",
+  user: "Étudiant",
+};
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (roles as readonly string[]).includes(value);
+}
+
+/** Teachers' screens are open to teachers and administrators. */
+export function canTeach(role: Role | null | undefined): boolean {
+  return role === "teacher" || role === "admin";
+}
+
+export function isAdmin(role: Role | null | undefined): boolean {
+  return role === "admin";
+}

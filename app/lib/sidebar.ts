@@ -1,0 +1,264 @@
+import type { Role } from "./roles";
+
+/**
+ * The signed-in shells' navigation (document 2, "Shells"), plus what each screen that is not
+ * built yet will hold (shown on its "Bientôt disponible" page). Browser-safe.
+ */
+
+export type NavIcon =
+  | "dashboard"
+  | "profile"
+  | "formations"
+  | "forum"
+  | "messages"
+  | "certificates"
+  | "admin"
+  | "users"
+  | "courses"
+  | "analytics"
+  | "finances"
+  | "create"
+  | "teacher"
+  | "students"
+  | "sessions"
+  | "quiz"
+  | "content"
+  | "schedule"
+  | "settings";
+
+export interface NavItem {
+  label: string;
+  to: string;
+  icon: NavIcon;
+  /** Active only on the exact path (index pages). */
+  end?: boolean;
+}
+
+export interface NavGroup {
+  /** Heading of the group; undefined for the main list. */
+  label?: string;
+  items: NavItem[];
+}
+
+export type ShellKind = "main" | "teacher";
+
+/** The student/admin sidebar: the admin group only for admins, the teacher group only for teachers. */
+export function mainNavigation(role: Role | null | undefined): NavGroup[] {
+  const groups: NavGroup[] = [
+    {
+      items: [
+        { label: "Tableau de Bord", to: "/dashboard", icon: "dashboard", end: true },
+        { label: "Mon Profil", to: "/dashboard/profile", icon: "profile" },
+        { label: "Mes Formations", to: "/dashboard/formations", icon: "formations" },
+        { label: "Forum", to: "/dashboard/forum", icon: "forum" },
+        { label: "Messagerie", to: "/dashboard/messages", icon: "messages" },
+        { label: "Certificats", to: "/dashboard/certificates", icon: "certificates" },
+      ],
+    },
+  ];
+  if (role === "admin") {
+    groups.push({
+      label: "Administration",
+      items: [
+        { label: "Admin Dashboard", to: "/admin", icon: "admin", end: true },
+        { label: "Gestion Utilisateurs", to: "/admin/users", icon: "users" },
+        { label: "Mes Cours", to: "/admin/my-courses", icon: "courses" },
+        { label: "Analytics", to: "/admin/analytics", icon: "analytics" },
+        { label: "Finances", to: "/admin/financial", icon: "finances" },
+        { label: "Créer Cours", to: "/admin/create-course", icon: "create" },
+      ],
+    });
+  }
+  if (role === "teacher") {
+    groups.push({
+      label: "Enseignement",
+      items: [
+        { label: "Portail Enseignant", to: "/teacher", icon: "teacher", end: true },
+        { label: "Mes Cours", to: "/teacher/courses", icon: "courses" },
+        { label: "Créer Cours", to: "/teacher/create-course", icon: "create" },
+      ],
+    });
+  }
+  return groups;
+}
+
+/** The teacher sidebar. */
+export function teacherNavigation(): NavGroup[] {
+  return [
+    {
+      items: [
+        { label: "Tableau de Bord", to: "/teacher", icon: "dashboard", end: true },
+        { label: "Mes Cours", to: "/teacher/courses", icon: "courses" },
+        { label: "Mes Étudiants", to: "/teacher/students", icon: "students" },
+        { label: "Sessions Zoom", to: "/teacher/sessions", icon: "sessions" },
+        { label: "Quiz & Évaluations", to: "/teacher/quiz", icon: "quiz" },
+        { label: "Messagerie", to: "/teacher/messages", icon: "messages" },
+        { label: "Analytics", to: "/teacher/analytics", icon: "analytics" },
+      ],
+    },
+    {
+      label: "Gestion des Cours",
+      items: [
+        { label: "Créer un Cours", to: "/teacher/create-course", icon: "create" },
+        { label: "Gérer Contenus", to: "/teacher/content", icon: "content" },
+        { label: "Planifier Session", to: "/teacher/schedule", icon: "schedule" },
+      ],
+    },
+    { items: [{ label: "Paramètres", to: "/teacher/settings", icon: "settings" }] },
+  ];
+}
+
+/** Is `to` the current page (exact) or an ancestor of it? */
+export function isActivePath(pathname: string, item: Pick<NavItem, "to" | "end">): boolean {
+  const path = pathname.replace(/\/+$/, "") || "/";
+  if (item.end) return path === item.to;
+  return path === item.to || path.startsWith(`${item.to}/`);
+}
+
+/** Sidebar collapse cookie (document 2: kept 7 days). */
+export const SIDEBAR_COOKIE = "sidebar_state";
+export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
+
+/** Reads the collapse state from a Cookie header: "collapsed" is stored as sidebar_state=collapsed. */
+export function readSidebarCollapsed(cookieHeader: string | null | undefined): boolean {
+  if (!cookieHeader) return false;
+  for (const part of cookieHeader.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === SIDEBAR_COOKIE) return rest.join("=") === "collapsed";
+  }
+  return false;
+}
+
+export function sidebarCookieValue(collapsed: boolean, secure = false): string {
+  return `${SIDEBAR_COOKIE}=${collapsed ? "collapsed" : "expanded"}; Path=/; Max-Age=${SIDEBAR_COOKIE_MAX_AGE}; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+export interface UpcomingScreen {
+  title: string;
+  description: string;
+  /** Where the "back" link leads. */
+  back: { label: string; to: string };
+}
+
+const backToDashboard = { label: "Retour au tableau de bord", to: "/dashboard" };
+const backToAdmin = { label: "Retour à la gestion des utilisateurs", to: "/admin/users" };
+const backToTeacher = { label: "Retour au portail enseignant", to: "/teacher" };
+
+/** What each screen not built yet will hold, keyed by route path (without the leading slash). */
+export const upcomingScreens: Record<string, UpcomingScreen> = {
+  "dashboard/formations": {
+    title: "Mes Formations",
+    description:
+      "Vous y retrouverez les formations auxquelles vous êtes inscrit, votre progression module par module et les prochaines sessions en direct.",
+    back: backToDashboard,
+  },
+  "dashboard/forum": {
+    title: "Forum",
+    description:
+      "Un espace d'entraide entre apprenants et formateurs : questions, ressources et projets, classés par thème.",
+    back: backToDashboard,
+  },
+  "dashboard/messages": {
+    title: "Messagerie",
+    description: "Vous pourrez y échanger directement avec vos formateurs et les autres apprenants de vos formations.",
+    back: backToDashboard,
+  },
+  "dashboard/certificates": {
+    title: "Certificats",
+    description:
+      "Vos certificats obtenus, téléchargeables en PDF avec leur numéro de vérification, et la progression vers les prochains.",
+    back: backToDashboard,
+  },
+  "dashboard/course-creator": {
+    title: "Nouveau cours",
+    description:
+      "L'éditeur de cours : informations générales, prix en FCFA, prérequis, objectifs et leçons, enregistrés en brouillon puis publiés.",
+    back: backToTeacher,
+  },
+  "dashboard/course-creator/:id": {
+    title: "Modifier le cours",
+    description: "L'éditeur de cours permettra de modifier ce cours et ses leçons sans perdre la progression des apprenants.",
+    back: backToTeacher,
+  },
+  admin: {
+    title: "Tableau de bord administrateur",
+    description:
+      "Les chiffres clés de l'institut : utilisateurs, cours, inscriptions, revenus et taux de réussite, calculés à partir des données réelles.",
+    back: backToDashboard,
+  },
+  "admin/my-courses": {
+    title: "Mes Cours",
+    description: "La liste de tous les cours avec leur statut (brouillon, publié, archivé), leurs inscriptions et leurs revenus.",
+    back: backToAdmin,
+  },
+  "admin/analytics": {
+    title: "Analytics",
+    description: "L'évolution des inscriptions, des revenus et de l'achèvement des cours, par période.",
+    back: backToAdmin,
+  },
+  "admin/financial": {
+    title: "Finances",
+    description: "Les transactions, les remboursements et les commissions des formateurs, avec export du rapport financier.",
+    back: backToAdmin,
+  },
+  "admin/create-course": {
+    title: "Créer un cours",
+    description: "L'éditeur de cours : informations générales, prix en FCFA, prérequis, objectifs et leçons.",
+    back: backToAdmin,
+  },
+  teacher: {
+    title: "Portail Enseignant",
+    description: "Le tableau de bord de vos cours : inscriptions, achèvement, revenus et prochaines sessions, calculés sur vos cours.",
+    back: backToDashboard,
+  },
+  "teacher/courses": {
+    title: "Mes Cours",
+    description: "La liste de vos cours, avec leurs inscriptions ; vous pourrez les publier, les archiver et les modifier.",
+    back: backToTeacher,
+  },
+  "teacher/students": {
+    title: "Mes Étudiants",
+    description: "Les apprenants inscrits à vos cours, leur progression et leurs résultats aux quiz.",
+    back: backToTeacher,
+  },
+  "teacher/sessions": {
+    title: "Sessions Zoom",
+    description: "Vos sessions en direct à venir et passées, avec leurs liens de connexion.",
+    back: backToTeacher,
+  },
+  "teacher/quiz": {
+    title: "Quiz & Évaluations",
+    description: "La création de quiz (QCM, vrai/faux, réponse courte) pour vos cours et le suivi des résultats de vos étudiants.",
+    back: backToTeacher,
+  },
+  "teacher/messages": {
+    title: "Messagerie",
+    description: "Vos échanges avec les apprenants de vos cours.",
+    back: backToTeacher,
+  },
+  "teacher/analytics": {
+    title: "Analytics",
+    description: "Les statistiques de vos cours : inscriptions, achèvement et revenus par période.",
+    back: backToTeacher,
+  },
+  "teacher/create-course": {
+    title: "Créer un Cours",
+    description: "L'éditeur de cours : informations générales, prix en FCFA, prérequis, objectifs et leçons.",
+    back: backToTeacher,
+  },
+  "teacher/content": {
+    title: "Gérer Contenus",
+    description: "Les vidéos, documents PDF et exercices de vos leçons, téléversés et organisés au même endroit.",
+    back: backToTeacher,
+  },
+  "teacher/schedule": {
+    title: "Planifier Session",
+    description: "La planification de vos sessions en direct, avec l'envoi de l'invitation aux apprenants inscrits.",
+    back: backToTeacher,
+  },
+  "teacher/settings": {
+    title: "Paramètres",
+    description: "Vos préférences d'enseignant : notifications, informations affichées aux apprenants et coordonnées de paiement.",
+    back: backToTeacher,
+  },
+};

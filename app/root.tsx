@@ -1,0 +1,58 @@
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches } from "react-router";
+import type { Route } from "./+types/root";
+import appStylesheet from "./app.css?url";
+import publicStylesheet from "./public.css?url";
+
+/** The route id of the public site's layout (app/routes.ts): its pages get the lighter stylesheet. */
+const PUBLIC_LAYOUT_ID = "routes/public/layout";
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  // Public pages load public.css (their classes only), the rest app.css (every class). React
+  // hoists the <link> (precedence) and, on a client-side navigation to the other kind of page,
+  // waits for the new sheet before showing it; both then stay (same rules). docs/decisions/0009.
+  const isPublic = useMatches().some((match) => match.id === PUBLIC_LAYOUT_ID);
+  return (
+    <html lang="fr">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#1e40af" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="stylesheet" href={isPublic ? publicStylesheet : appStylesheet} precedence="default" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen bg-white font-sans text-slate-900 antialiased">
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return (
+    <main className="mx-auto flex min-h-screen max-w-xl flex-col items-center justify-center gap-4 p-6 text-center">
+      <title>{status === 404 ? "Page introuvable" : "Erreur"}</title>
+      <p className="text-6xl font-bold text-brand-700">{status}</p>
+      <h1 className="text-2xl font-semibold">
+        {status === 404 ? "Oups ! Page introuvable" : "Une erreur est survenue"}
+      </h1>
+      <p className="text-slate-600">
+        {status === 404
+          ? "La page que vous cherchez n'existe pas ou a été déplacée."
+          : "Nous n'avons pas pu afficher cette page. Réessayez dans un instant."}
+      </p>
+      <a href="/" className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800">
+        Retour à l'accueil
+      </a>
+    </main>
+  );
+}

@@ -1,0 +1,195 @@
+import { expect, test, type Page } from "@playwright/test";
+import { expectNoSeriousA11yViolations } from "./axe";
+import { signIn } from "./sign-in";
+
+// Demo accounts of the development seed (app/.server/db/seed/demo-accounts.ts); read-only here.
+const accounts = {
+  student: { email: "etudiant@campus.test", password: "Demo-Etudiant-2025", name: "Aïssata Keïta" },
+  teacher: { email: "enseignant@campus.test", password: "Demo-Enseignant-2025", name: "Seydou Traoré" },
+  admin: { email: "admin@campus.test", password: "Demo-Admin-ICEF-2025", name: "Fatoumata Coulibaly" },
+} as const;
+
+/** Signs in through the /auth page (as a person would), landing on `to`. */
+function signInAs(page: Page, who: keyof typeof accounts, to = "/dashboard") {
+  return signIn(page, accounts[who].email, accounts[who].password, to);
+}
+
+const sidebar = (page: Page) => page.locator("#barre-laterale");
+
+test.describe("student/admin shell", () => {
+  test("a student sees the main entries only, the active link, and the top bar", async ({ page }) => {
+    await signInAs(page, "student");
+    const nav = sidebar(page).getByRole("navigation", { name: "Navigation principale" });
+    for (const label of ["Tableau de Bord", "Mon Profil", "Mes Formations", "Forum", "Messagerie", "Certificats"]) {
+      await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
+    }
+    await expect(nav.getByRole("link", { name: "Admin Dashboard" })).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: "Gestion Utilisateurs" })).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: "Portail Enseignant" })).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: "Tableau de Bord" })).toHaveAttribute("aria-current", "page");
+    await expect(sidebar(page).getByRole("button", { name: "Déconnexion" })).toBeVisible();
+
+    const topBar = page.getByRole("banner");
+    await expect(topBar.getByLabel("Rechercher")).toBeDisabled();
+    await expect(topBar.getByText(accounts.student.name, { exact: true })).toBeVisible();
+    await expect(topBar.getByText(accounts.student.email, { exact: true })).toBeVisible();
+    await expect(topBar.getByText("AK", { exact: true })).toBeVisible();
+    await topBar.locator("summary", { hasText: "Notifications" }).click();
+    await expect(topBar.getByText("Aucune notification")).toBeVisible();
+
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bienvenue, Aïssata !");
+    // No sample figures from the prototype.
+    await expect(page.getByText("68%")).toHaveCount(0);
+    await expect(page.getByText("124h")).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+
+    await nav.getByRole("link", { name: "Mon Profil" }).click();
+    await expect(page).toHaveURL(/\/dashboard\/profile$/);
+    await expect(nav.getByRole("link", { name: "Mon Profil" })).toHaveAttribute("aria-current", "page");
+    await expect(nav.getByRole("link", { name: "Tableau de Bord" })).not.toHaveAttribute("aria-current", "page");
+  });
+
+  test("an admin sees the admin group and not the teacher group", async ({ page }) => {
+    await signInAs(page, "admin");
+    const nav = sidebar(page).getByRole("navigation", { name: "Navigation principale" });
+    const expected: Array<[string, string]> = [
+      ["Admin Dashboard", "/admin"],
+      ["Gestion Utilisateurs", "/admin/users"],
+      ["Mes Cours", "/admin/my-courses"],
+      ["Analytics", "/admin/analytics"],
+      ["Finances", "/admin/financial"],
+      ["Créer Cours", "/admin/create-course"],
+    ];
+    await expect(nav.getByText("Administration")).toBeVisible();
+    for (const [label, href] of expected) await expect(nav.getByRole("link", { name: label, exact: true })).toHaveAttribute("href", href);
+    await expect(nav.getByRole("link", { name: "Portail Enseignant" })).toHaveCount(0);
+    await nav.getByRole("link", { name: "Analytics" }).click();
+    await expect(page).toHaveURL(/\/admin\/analytics$/);
+    await expect(page.getByText("Bientôt disponible", { exact: true })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Analytics" })).toHaveAttribute("aria-current", "page");
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test("a teacher sees the teacher group in the main shell, and the teacher shell", async ({ page }) => {
+    await signInAs(page, "teacher");
+    const nav = sidebar(page).getByRole("navigation", { name: "Navigation principale" });
+    await expect(nav.getByRole("link", { name: "Portail Enseignant" })).toHaveAttribute("href", "/teacher");
+    await expect(nav.getByRole("link", { name: "Mes Cours" })).toHaveAttribute("href", "/teacher/courses");
+    await expect(nav.getByRole("link", { name: "Créer Cours" })).toHaveAttribute("href", "/teacher/create-course");
+    await expect(nav.getByRole("link", { name: "Gestion Utilisateurs" })).toHaveCount(0);
+
+    await nav.getByRole("link", { name: "Portail Enseignant" }).click();
+    await expect(page).toHaveURL(/\/teacher$/);
+    const teacherNav = sidebar(page).getByRole("navigation", { name: "Navigation principale" });
+    const entries: Array<[string, string]> = [
+      ["Tableau de Bord", "/teacher"],
+      ["Mes Cours", "/teacher/courses"],
+      ["Mes Étudiants", "/teacher/students"],
+      ["Sessions Zoom", "/teacher/sessions"],
+      ["Quiz & Évaluations", "/teacher/quiz"],
+      ["Messagerie", "/teacher/messages"],
+      ["Analytics", "/teacher/analytics"],
+      ["Créer un Cours", "/teacher/create-course"],
+      ["Gérer Contenus", "/teacher/content"],
+      ["Planifier Session", "/teacher/schedule"],
+      ["Paramètres", "/teacher/settings"],
+    ];
+    for (const [label, href] of entries) await expect(teacherNav.getByRole("link", { name: label, exact: true })).toHaveAttribute("href", href);
+    await expect(teacherNav.getByText("Gestion des Cours")).toBeVisible();
+    await expect(sidebar(page).getByRole("button", { name: "Déconnexion" })).toBeVisible();
+    const topBar = page.getByRole("banner");
+    await expect(topBar.getByText(accounts.teacher.name, { exact: true })).toBeVisible();
+    await expect(topBar.getByText("Enseignant", { exact: true })).toBeVisible();
+    await expect(topBar.getByText(accounts.teacher.email)).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+
+    // Every teacher entry answers (200) with a page, none is a 404.
+    for (const [, href] of entries) {
+      const response = await page.goto(href);
+      expect(response?.status(), href).toBe(200);
+      await expect(page.getByText("Bientôt disponible", { exact: true }).first()).toBeVisible();
+    }
+  });
+});
+
+test("a screen not built yet says so clearly, with status 200 and a way back", async ({ page }) => {
+  await signInAs(page, "student");
+  const response = await page.goto("/dashboard/forum");
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1, name: "Forum" })).toBeVisible();
+  await expect(page.getByText("Bientôt disponible", { exact: true })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.getByRole("link", { name: "Retour au tableau de bord" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // The course creator is for teachers: a student goes back to the dashboard.
+  await page.goto("/dashboard/course-creator");
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test("the sidebar collapse is kept across reloads and toggles with Ctrl+B", async ({ page }) => {
+  await signInAs(page, "student");
+  const toggle = sidebar(page).getByRole("button", { name: "Réduire la barre latérale" });
+  await expect(sidebar(page)).toHaveAttribute("data-collapsed", "false");
+  await toggle.click();
+  await expect(sidebar(page)).toHaveAttribute("data-collapsed", "true");
+  await expect(sidebar(page).getByRole("button", { name: "Déplier la barre latérale" })).toHaveAttribute("aria-expanded", "false");
+  // Icons only, names kept for assistive technology.
+  await expect(sidebar(page).getByRole("link", { name: "Mon Profil" })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  const cookie = (await page.context().cookies()).find((c) => c.name === "sidebar_state");
+  expect(cookie?.value).toBe("collapsed");
+  expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(6.9 * 24 * 3600);
+
+  await page.reload();
+  await expect(sidebar(page)).toHaveAttribute("data-collapsed", "true");
+
+  await page.locator("body").click();
+  await page.keyboard.press("Control+b");
+  await expect(sidebar(page)).toHaveAttribute("data-collapsed", "false");
+  await page.reload();
+  await expect(sidebar(page)).toHaveAttribute("data-collapsed", "false");
+  await page.keyboard.press("Meta+b");
+  await expect(sidebar(page)).toHaveAttribute("data-collapsed", "true");
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the collapse toggle posts, keeps the cookie and comes back to the page", async ({ page }) => {
+    await signInAs(page, "admin", "/dashboard/profile");
+    await sidebar(page).getByRole("button", { name: "Réduire la barre latérale" }).click();
+    await expect(page).toHaveURL(/\/dashboard\/profile$/);
+    await expect(sidebar(page)).toHaveAttribute("data-collapsed", "true");
+    await sidebar(page).getByRole("button", { name: "Déplier la barre latérale" }).click();
+    await expect(sidebar(page)).toHaveAttribute("data-collapsed", "false");
+  });
+
+  test("the slide-over opens on a phone", async ({ page }) => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await signInAs(page, "student");
+    await page.locator("summary", { hasText: "Ouvrir le menu" }).click();
+    await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Certificats" }).click();
+    await expect(page).toHaveURL(/\/dashboard\/certificates$/);
+  });
+});
+
+test("under 768 px the sidebar becomes a slide-over panel", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await signInAs(page, "student");
+  await expect(sidebar(page)).toBeHidden();
+  const open = page.getByRole("banner").locator("summary", { hasText: "Ouvrir le menu" });
+  await open.click();
+  const nav = page.getByRole("navigation", { name: "Navigation principale" });
+  await expect(nav.getByRole("link", { name: "Mon Profil" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Déconnexion" })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.keyboard.press("Escape");
+  await expect(nav).toBeHidden();
+  await page.keyboard.press("Control+b");
+  await expect(nav).toBeVisible();
+  await nav.getByRole("link", { name: "Mon Profil" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/profile$/);
+  await expect(nav).toBeHidden();
+  await expectNoSeriousA11yViolations(page);
+});

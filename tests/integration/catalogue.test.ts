@@ -1,0 +1,123 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  getInstitute,
+  getPublishedCourse,
+  listCategories,
+  listLevels,
+  listPublishedCourses,
+} from "~/.server/catalogue";
+import type { DatabaseHandle } from "~/.server/db/client";
+import { categories, courses, institute, levels } from "~/.server/db/schema";
+import { seedDatabase } from "~/.server/db/seed";
+import { createTestDatabase } from "../setup/db";
+
+let handle: DatabaseHandle;
+beforeAll(async () => {
+  handle = await createTestDatabase();
+});
+afterAll(async () => {
+  await handle?.close();
+});
+
+describe("seed", () => {
+  it("creates the spec's catalogue", async () => {
+    const all = await listPublishedCourses(handle.db);
+    expect(all).toHaveLength(10);
+    expect(all.map((course) => course.title)).toEqual([
+      "Intelligence Artificielle",
+      "Cybersécurité",
+      "Marketing Digital",
+      "Data Science",
+      "Développement Web",
+      "Transit Douanes Logistiques",
+      "Énergie Solaire",
+      "Agro Business",
+      "Mécatronique",
+      "Maintenance Industrielle",
+    ]);
+    expect(all.filter((course) => course.popular).map((course) => course.slug)).toEqual([
+      "intelligence-artificielle",
+      "cybersecurite",
+    ]);
+    for (const course of all) expect(course.modules).toHaveLength(5);
+    const ai = all[0]!;
+    expect(ai).toMatchObject({ priceFcfa: 120000, durationWeeks: 12, studentCount: 245, rating: 4.9, levelName: "Avancé", categoryName: "Tech" });
+    expect(ai.modules).toEqual(["Python & TensorFlow", "Machine Learning", "IA Générative", "Projets pratiques", "Certification officielle"]);
+    expect(await listCategories(handle.db)).toHaveLength(6);
+    expect((await listLevels(handle.db)).map((level) => level.name)).toEqual(["Débutant", "Intermédiaire", "Avancé", "Expert"]);
+  });
+
+  it("stores the institute's identity with real contact details", async () => {
+    const identity = await getInstitute(handle.db);
+    expect(identity.tagline).toBe("Œuvre de la CCIM");
+    expect(identity.phones).toHaveLength(3);
+    expect(identity.address).toBe("Cité SEMA, Bamako, Mali");
+    expect(JSON.stringify(identity)).not.toMatch(/\{(phone|email)\}/);
+  });
+
+  it("changes nothing when it runs again, and keeps later edits", async () => {
+    await handle.db.update(courses).set({ priceFcfa: 99000 }).where(eq(courses.slug, "data-science"));
+    const before = {
+      courses: await handle.db.select().from(courses).orderBy(courses.id),
+      categories: await handle.db.select().from(categories),
+      levels: await handle.db.select().from(levels),
+      institute: await handle.db.select().from(institute),
+    };
+    await seedDatabase(handle.db);
+    await seedDatabase(handle.db);
+    expect(await handle.db.select().from(courses).orderBy(courses.id)).toEqual(before.courses);
+    expect(await handle.db.select().from(categories)).toEqual(before.categories);
+    expect(await handle.db.select().from(levels)).toEqual(before.levels);
+    expect(await handle.db.select().from(institute)).toEqual(before.institute);
+  });
+});
+
+describe("public catalogue", () => {
+  it("shows only published courses", async () => {
+    await handle.db.update(courses).set({ status: "draft" }).where(eq(courses.slug, "mecatronique"));
+    await handle.db.update(courses).set({ status: "archived" }).where(eq(courses.slug, "agro-business"));
+    const visible = await listPublishedCourses(handle.db);
+    expect(visible.map((course) => course.slug)).not.toContain("mecatronique");
+    expect(visible.map((course) => course.slug)).not.toContain("agro-business");
+    expect(await getPublishedCourse(handle.db, "mecatronique")).toBeNull();
+    expect(await getPublishedCourse(handle.db, "agro-business")).toBeNull();
+    await handle.db.update(courses).set({ status: "published" }).where(eq(courses.slug, "mecatronique"));
+    await handle.db.update(courses).set({ status: "published" }).where(eq(courses.slug, "agro-business"));
+  });
+
+  it("limits the home page to the first six", async () => {
+    const home = await listPublishedCourses(handle.db, { limit: 6 });
+    expect(home.map((course) => course.slug)).toEqual([
+      "intelligence-artificielle",
+      "cybersecurite",
+      "marketing-digital",
+      "data-science",
+      "developpement-web",
+      "transit-douanes-logistiques",
+    ]);
+  });
+
+  it("keeps one category when asked, published courses only, in catalogue order", async () => {
+    const tech = await listPublishedCourses(handle.db, { categorySlug: "tech" });
+    expect(tech.map((course) => course.slug)).toEqual([
+      "intelligence-artificielle",
+      "cybersecurite",
+      "data-science",
+      "developpement-web",
+    ]);
+    expect(tech.every((course) => course.categorySlug === "tech")).toBe(true);
+    await handle.db.update(courses).set({ status: "draft" }).where(eq(courses.slug, "data-science"));
+    expect((await listPublishedCourses(handle.db, { categorySlug: "tech" })).map((course) => course.slug)).not.toContain("data-science");
+    await handle.db.update(courses).set({ status: "published" }).where(eq(courses.slug, "data-science"));
+    expect(await listPublishedCourses(handle.db, { categorySlug: "n-existe-pas" })).toEqual([]);
+    expect(await listPublishedCourses(handle.db, { categorySlug: "ingenierie", limit: 1 })).toHaveLength(1);
+  });
+
+  it("reads one course with its prerequisites and objectives, and nothing for an unknown slug", async () => {
+    const course = await getPublishedCourse(handle.db, "intelligence-artificielle");
+    expect(course?.prerequisites.length).toBeGreaterThan(0);
+    expect(course?.objectives.length).toBeGreaterThan(0);
+    expect(await getPublishedCourse(handle.db, "n-existe-pas")).toBeNull();
+  });
+});

@@ -1,0 +1,258 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Actor } from "~/.server/auth/actor";
+import { CourseNotFoundError } from "~/.server/courses/access";
+import { createCourse, getCourseForEditing, listCourseFormOptions, slugify, updateCourse } from "~/.server/courses/authoring";
+import type { DatabaseHandle } from "~/.server/db/client";
+import { courses, files, lessons, users } from "~/.server/db/schema";
+import type { Role } from "~/lib/roles";
+import { createTestDatabase } from "../setup/db";
+
+let handle: DatabaseHandle;
+let admin: Actor;
+let teacher: Actor;
+let otherTeacher: Actor;
+let student: Actor;
+
+async function makeUser(role: Role, firstName: string): Promise<Actor> {
+  const id = randomUUID();
+  await handle.db.insert(users).values({ id, name: firstName, email: `${firstName.toLowerCase()}-${id.slice(0, 6)}@exemple.ml`, emailVerified: true, firstName, lastName: "Test", role });
+  return { id, role };
+}
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  admin = await makeUser("admin", "Moussa");
+  teacher = await makeUser("teacher", "Fatoumata");
+  otherTeacher = await makeUser("teacher", "Ibrahim");
+  student = await makeUser("user", "Awa");
+});
+afterAll(async () => handle?.close());
+
+const lesson = (title: string, extra: Record<string, unknown> = {}) => ({ title, description: "", content: "", videoUrl: "", durationMinutes: "30", isFree: false, ...extra });
+
+function courseInput(extra: Record<string, unknown> = {}) {
+  return {
+    title: "Énergie Solaire",
+    description: "Dimensionner et installer une centrale photovoltaïque.",
+    category: "energie",
+    level: "debutant",
+    durationWeeks: "6",
+    priceFcfa: "120 000",
+    maxStudents: "",
+    liveSessionUrl: "",
+    status: "draft",
+    objectives: ["  Dimensionner une installation  ", ""],
+    prerequisites: [],
+    lessons: [lesson("Introduction"), lesson("Les panneaux"), lesson("Les batteries")],
+    ...extra,
+  };
+}
+
+async function created(actor: Actor, extra: Record<string, unknown> = {}) {
+  const result = await createCourse(handle.db, actor, courseInput(extra));
+  if (!result.ok) throw new Error(JSON.stringify(result.fieldErrors));
+  return result;
+}
+
+const courseCount = async () => (await handle.db.select({ id: courses.id }).from(courses)).length;
+
+describe("slugify", () => {
+  it("drops accents and punctuation", () => {
+    expect(slugify("Énergie Solaire")).toBe("energie-solaire");
+    expect(slugify("  C++ : l'œuvre complète !  ")).toBe("c-l-oeuvre-complete");
+    expect(slugify("???")).toBe("cours");
+  });
+});
+
+describe("createCourse", () => {
+  it("creates the course and its lessons, stamping the teacher and a unique slug", async () => {
+    // The seed already has "energie-solaire".
+    const first = await created(teacher);
+    expect(first.course).toMatchObject({ slug: "energie-solaire-2", instructorId: teacher.id, status: "draft", publishedAt: null, priceFcfa: 120000, durationWeeks: 6, maxStudents: null });
+    expect(first.course.objectives).toEqual(["Dimensionner une installation"]);
+    expect(first.lessons.map((row) => [row.title, row.position, row.durationMinutes])).toEqual([
+      ["Introduction", 0, 30],
+      ["Les panneaux", 1, 30],
+      ["Les batteries", 2, 30],
+    ]);
+    const second = await created(teacher);
+    expect(second.course.slug).toBe("energie-solaire-3");
+  });
+
+  it("sets publishedAt when created published", async () => {
+    const now = new Date("2026-01-05T10:00:00Z");
+    const result = await createCourse(handle.db, teacher, courseInput({ title: "Publié d'emblée", status: "published" }), now);
+    expect(result.ok && result.course.publishedAt?.toISOString()).toBe(now.toISOString());
+    expect(result.ok && result.becamePublished).toBe(true);
+  });
+
+  it("refuses bad input with French field errors and writes nothing", async () => {
+    const before = await courseCount();
+    const result = await createCourse(handle.db, teacher, {
+      title: "  ",
+      description: "",
+      category: "",
+      level: "",
+      durationWeeks: "-2",
+      priceFcfa: "12,5",
+      maxStudents: "0",
+      liveSessionUrl: "javascript:alert(1)",
+      lessons: [lesson(""), lesson("Ok", { durationMinutes: "-5", videoUrl: "ftp://x" })],
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.fieldErrors).toMatchObject({
+      title: "Le titre est obligatoire.",
+      description: "La description est obligatoire.",
+      category: "Choisissez une catégorie.",
+      level: "Choisissez un niveau.",
+      durationWeeks: "La durée doit être supérieur ou égal à 0.",
+      priceFcfa: "Le prix doit être un nombre entier.",
+      maxStudents: "Le nombre maximum d'étudiants doit être supérieur ou égal à 1.",
+      liveSessionUrl: "Saisissez un lien valide (http:// ou https://).",
+      "lessons.0.title": "Le titre de la leçon est obligatoire.",
+      "lessons.1.durationMinutes": "La durée de la leçon doit être supérieur ou égal à 0.",
+      "lessons.1.videoUrl": "Saisissez un lien vidéo valide (http:// ou https://).",
+    });
+    expect(result.formError).toMatch(/n'a pas été enregistré/);
+    expect(await courseCount()).toBe(before);
+  });
+
+  it("refuses an unknown category or level, a lesson id, and a missing file, in the transaction", async () => {
+    const before = await courseCount();
+    const unknown = await createCourse(handle.db, teacher, courseInput({ category: "astrologie", level: "maitre" }));
+    expect(unknown).toMatchObject({ ok: false, fieldErrors: { category: "Choisissez une catégorie de la liste.", level: "Choisissez un niveau de la liste." } });
+    const forged = await createCourse(handle.db, teacher, courseInput({ lessons: [lesson("Volée", { id: "1" })] }));
+    expect(forged).toMatchObject({ ok: false, fieldErrors: { "lessons.0.id": "Cette leçon n'appartient pas à ce cours." } });
+    const noFile = await createCourse(handle.db, teacher, courseInput({ thumbnailFileId: "inexistant" }));
+    expect(noFile).toMatchObject({ ok: false, fieldErrors: { thumbnailFileId: expect.stringMatching(/introuvable/) } });
+    expect(await courseCount()).toBe(before);
+  });
+
+  it("attaches uploaded files of the right purpose", async () => {
+    const thumb = randomUUID();
+    const video = randomUUID();
+    await handle.db.insert(files).values([
+      { id: thumb, purpose: "thumbnail", storageKey: `t/${thumb}`, originalName: "a.png", contentType: "image/png", size: 10, uploadedBy: teacher.id },
+      { id: video, purpose: "lesson_video", storageKey: `v/${video}`, originalName: "a.mp4", contentType: "video/mp4", size: 10, uploadedBy: teacher.id },
+    ]);
+    const wrongPurpose = await createCourse(handle.db, teacher, courseInput({ thumbnailFileId: video }));
+    expect(wrongPurpose.ok).toBe(false);
+    const notMine = await createCourse(handle.db, otherTeacher, courseInput({ thumbnailFileId: thumb }));
+    expect(notMine.ok).toBe(false);
+    const result = await created(teacher, { thumbnailFileId: thumb, lessons: [lesson("Vidéo", { videoFileId: video })] });
+    expect(result.course.thumbnailFileId).toBe(thumb);
+    expect(result.lessons[0]?.videoFileId).toBe(video);
+    const [row] = await handle.db.select().from(files).where(eq(files.id, video));
+    expect(row?.courseId).toBe(result.course.id);
+  });
+
+  it("lets an admin assign a teacher, not a student; a teacher cannot assign anyone else", async () => {
+    const assigned = await created(admin, { title: "Cours attribué", instructorId: teacher.id });
+    expect(assigned.course.instructorId).toBe(teacher.id);
+    const toStudent = await createCourse(handle.db, admin, courseInput({ instructorId: student.id }));
+    expect(toStudent).toMatchObject({ ok: false, fieldErrors: { instructorId: "Choisissez un formateur de la liste." } });
+    const byTeacher = await createCourse(handle.db, teacher, courseInput({ instructorId: otherTeacher.id }));
+    expect(byTeacher).toMatchObject({ ok: false, fieldErrors: { instructorId: expect.stringMatching(/administrateur/) } });
+    const adminOwn = await created(admin, { title: "Cours de l'admin" });
+    expect(adminOwn.course.instructorId).toBe(admin.id);
+  });
+
+  it("is refused to a student", async () => {
+    await expect(createCourse(handle.db, student, courseInput())).rejects.toBeInstanceOf(CourseNotFoundError);
+  });
+});
+
+describe("updateCourse", () => {
+  it("reorders, renames and removes lessons in place: the others keep their ids", async () => {
+    const { course, lessons: [intro, panels, batteries] } = await created(teacher, { title: "Réseaux" });
+    const result = await updateCourse(handle.db, teacher, course.id, {
+      ...courseInput({ title: "Réseaux avancés" }),
+      lessons: [
+        lesson("Les batteries (révisé)", { id: String(batteries!.id), isFree: "on" }),
+        lesson("Introduction", { id: intro!.id }),
+        lesson("Nouvelle leçon", { durationMinutes: "" }),
+      ],
+    });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.course.slug).toBe(course.slug);
+    expect(result.course.title).toBe("Réseaux avancés");
+    expect(result.lessons.map((row) => [row.id, row.title, row.position, row.isFree, row.durationMinutes])).toEqual([
+      [batteries!.id, "Les batteries (révisé)", 0, true, 30],
+      [intro!.id, "Introduction", 1, false, 30],
+      [expect.any(Number), "Nouvelle leçon", 2, false, 0],
+    ]);
+    expect(await handle.db.select().from(lessons).where(eq(lessons.id, panels!.id))).toHaveLength(0);
+    expect(result.course.updatedAt.getTime()).toBeGreaterThan(course.updatedAt.getTime() - 1);
+  });
+
+  it("sets publishedAt on publishing, keeps it while published, clears it on archiving", async () => {
+    const { course } = await created(teacher, { title: "Publication" });
+    const t1 = new Date("2026-02-01T08:00:00Z");
+    const published = await updateCourse(handle.db, teacher, course.id, courseInput({ title: "Publication", status: "published", lessons: [] }), t1);
+    expect(published).toMatchObject({ ok: true, becamePublished: true });
+    expect(published.ok && published.course.publishedAt?.toISOString()).toBe(t1.toISOString());
+    const again = await updateCourse(handle.db, teacher, course.id, courseInput({ title: "Publication", status: "published", lessons: [] }), new Date("2026-03-01T08:00:00Z"));
+    expect(again.ok && again.becamePublished).toBe(false);
+    expect(again.ok && again.course.publishedAt?.toISOString()).toBe(t1.toISOString());
+    const archived = await updateCourse(handle.db, teacher, course.id, courseInput({ title: "Publication", status: "archived", lessons: [] }));
+    expect(archived.ok && archived.course.publishedAt).toBeNull();
+    expect(archived.ok && archived.course.status).toBe("archived");
+  });
+
+  it("answers a teacher editing another teacher's course with CourseNotFoundError and changes nothing", async () => {
+    const { course } = await created(teacher, { title: "Le mien" });
+    await expect(updateCourse(handle.db, otherTeacher, course.id, courseInput({ title: "Volé" }))).rejects.toBeInstanceOf(CourseNotFoundError);
+    await expect(getCourseForEditing(handle.db, otherTeacher, course.id)).rejects.toBeInstanceOf(CourseNotFoundError);
+    await expect(updateCourse(handle.db, teacher, 999999, courseInput())).rejects.toBeInstanceOf(CourseNotFoundError);
+    const [row] = await handle.db.select().from(courses).where(eq(courses.id, course.id));
+    expect(row?.title).toBe("Le mien");
+    // An admin may.
+    const byAdmin = await updateCourse(handle.db, admin, course.id, courseInput({ title: "Revu par l'admin" }));
+    expect(byAdmin.ok && byAdmin.course.instructorId).toBe(teacher.id);
+  });
+
+  it("refuses a forged lesson id of another course and rolls everything back", async () => {
+    const mine = await created(teacher, { title: "Cours A" });
+    const theirs = await created(otherTeacher, { title: "Cours B" });
+    const result = await updateCourse(handle.db, teacher, mine.course.id, {
+      ...courseInput({ title: "Cours A modifié" }),
+      lessons: [lesson("Détournée", { id: theirs.lessons[0]!.id })],
+    });
+    expect(result).toMatchObject({ ok: false, fieldErrors: { "lessons.0.id": "Cette leçon n'appartient pas à ce cours." } });
+    const [theirLesson] = await handle.db.select().from(lessons).where(eq(lessons.id, theirs.lessons[0]!.id));
+    expect(theirLesson?.title).toBe("Introduction");
+    expect(await handle.db.select().from(lessons).where(eq(lessons.courseId, mine.course.id))).toHaveLength(3);
+    const [row] = await handle.db.select().from(courses).where(eq(courses.id, mine.course.id));
+    expect(row?.title).toBe("Cours A");
+  });
+
+  it("lets an admin reassign a course; a teacher cannot give theirs away", async () => {
+    const { course } = await created(teacher, { title: "À transmettre" });
+    const refused = await updateCourse(handle.db, teacher, course.id, courseInput({ title: "À transmettre", instructorId: otherTeacher.id }));
+    expect(refused.ok).toBe(false);
+    const reassigned = await updateCourse(handle.db, admin, course.id, courseInput({ title: "À transmettre", instructorId: otherTeacher.id }));
+    expect(reassigned.ok && reassigned.course.instructorId).toBe(otherTeacher.id);
+  });
+});
+
+describe("getCourseForEditing and listCourseFormOptions", () => {
+  it("returns the course with its ordered lessons and slugs", async () => {
+    const { course } = await created(teacher, { title: "À éditer", category: "tech", level: "expert" });
+    const editing = await getCourseForEditing(handle.db, teacher, course.id);
+    expect(editing).toMatchObject({ categorySlug: "tech", levelSlug: "expert", course: { id: course.id } });
+    expect(editing.lessons.map((row) => row.title)).toEqual(["Introduction", "Les panneaux", "Les batteries"]);
+  });
+
+  it("lists categories and levels, and the instructors for admins only", async () => {
+    const forAdmin = await listCourseFormOptions(handle.db, admin);
+    expect(forAdmin.levels.map((level) => level.slug)).toEqual(["debutant", "intermediaire", "avance", "expert"]);
+    expect(forAdmin.categories.map((category) => category.slug)).toContain("energie");
+    expect(forAdmin.instructors.map((user) => user.id)).toEqual(expect.arrayContaining([teacher.id, otherTeacher.id, admin.id]));
+    expect(forAdmin.instructors.map((user) => user.id)).not.toContain(student.id);
+    expect((await listCourseFormOptions(handle.db, teacher)).instructors).toEqual([]);
+  });
+});

@@ -1,0 +1,71 @@
+import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "~/.server/db/client";
+import { loadEnv } from "~/.server/env";
+import { createCampusApp } from "~/.server/http/app";
+import { createTestDatabase } from "../setup/db";
+
+/**
+ * /healthz reports the database's state: 200 while it answers, 503 once it is gone — a closed
+ * handle (PGlite) or, on PostgreSQL, a database dropped under the running app (which must not
+ * crash the process: the pool's "error" event is handled).
+ */
+
+let server: Server | undefined;
+let database: DatabaseHandle | undefined;
+
+afterEach(async () => {
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  server = undefined;
+  await database?.close().catch(() => {});
+  database = undefined;
+});
+
+async function startApp() {
+  database = await createTestDatabase({ seed: false });
+  const env = loadEnv({ NODE_ENV: "test", DATA_DIR: "memory://", LOG_LEVEL: "silent" });
+  const campus = await createCampusApp({ env, database });
+  server = campus.handler.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server!.once("listening", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/healthz`, kind: database.kind };
+}
+
+describe("/healthz", () => {
+  it("answers 200 with the database kind, never cached", async () => {
+    const { url, kind } = await startApp();
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(await response.json()).toEqual({ status: "ok", database: kind });
+  });
+
+  it("answers 503 once the database is closed", async () => {
+    const { url, kind } = await startApp();
+    await database!.close();
+    const response = await fetch(url);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ status: "error", database: kind });
+  });
+
+  it.runIf(process.env.DATABASE_URL)("answers 503 when the PostgreSQL database is dropped under it, and keeps running", async () => {
+    const { url } = await startApp();
+    expect((await fetch(url)).status).toBe(200); // a pooled connection is now open and idle
+    // createTestDatabase's close() ends our pool and drops the database; drop it without ending
+    // the pool instead, by using the admin connection directly.
+    const pg = (await import("pg")).default;
+    const result = (await database!.db.execute("select current_database() as name")) as unknown as { rows: { name: string }[] };
+    const name = result.rows[0]!.name;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query(`drop database ${name} with (force)`);
+    } finally {
+      await admin.end();
+    }
+    const response = await fetch(url);
+    expect(response.status).toBe(503);
+    expect((await fetch(url)).status).toBe(503); // still serving
+  });
+});

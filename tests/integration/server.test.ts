@@ -1,0 +1,317 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildForTests, freePort } from "../setup/server-build";
+
+/**
+ * The real thing: the production build started by `server.ts` in its own process, as `npm start`
+ * does, on a temporary DATA_DIR (PGlite). Covers start-up refusals (bad variable, folder already
+ * in use, busy port), the stale-lock take-over, headers (CSP nonce, caching, compression), and
+ * the graceful stop. Every process started here is killed in a finally/afterAll.
+ */
+
+const root = path.resolve(import.meta.dirname, "../..");
+let buildDir: string;
+let removeBuild = () => {};
+const children = new Set<ChildProcess>();
+const tempDirs: string[] = [];
+
+function tempDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "campus-server-test-"));
+  tempDirs.push(dir);
+  return dir;
+}
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `server.ts` on the test build. PGlite unless databaseUrl is given. */
+function startServer(env: Record<string, string>): Started {
+  const { DATABASE_URL: _ignored, NODE_ENV: _test, ...inherited } = process.env;
+  const child = spawn(process.execPath, ["server.ts"], {
+    cwd: root,
+    env: {
+      ...inherited,
+      NODE_ENV: "production",
+      BETTER_AUTH_SECRET: "test-secret-that-is-long-enough-for-better-auth-0123456789",
+      BUILD_DIR: buildDir,
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "info",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.add(child);
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
+  return { child, output: () => output, exited };
+}
+
+async function waitUntilListening(started: Started, port: number, timeoutMs = 40_000) {
+  const deadline = Date.now() + timeoutMs;
+  let exitCode: number | null | undefined;
+  void started.exited.then((code) => (exitCode = code));
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`server exited (${exitCode}) before listening:\n${started.output()}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (response.ok) return;
+    } catch {
+      // not yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`server did not listen within ${timeoutMs} ms:\n${started.output()}`);
+}
+
+async function exitWithin(started: Started, ms: number) {
+  return Promise.race([
+    started.exited,
+    new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), ms)),
+  ]);
+}
+
+beforeAll(async () => {
+  ({ buildDir, remove: removeBuild } = await buildForTests());
+}, 120_000);
+
+afterAll(() => {
+  for (const child of children) child.kill("SIGKILL");
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+  removeBuild();
+});
+
+describe("start-up refusals", () => {
+  it("names a bad variable, says why, and exits 1 without a stack trace", async () => {
+    const started = startServer({ PORT: "abc", DATA_DIR: tempDir(), TRUST_PROXY: "yes" });
+    expect(await exitWithin(started, 20_000)).toBe(1);
+    const output = started.output();
+    expect(output).toContain("Configuration invalide");
+    expect(output).toContain('PORT = "abc" : doit être un nombre entier entre 1 et 65535.');
+    expect(output).toContain('TRUST_PROXY = "yes"');
+    expect(output).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
+
+describe("a running server", () => {
+  let port: number;
+  let base: string;
+  let dataDir: string;
+  let server: Started;
+
+  beforeAll(async () => {
+    port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    dataDir = tempDir();
+    // A lock left by a process that died (kill -9, power cut): taken over at start.
+    const dead = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
+    await new Promise((resolve) => dead.once("exit", resolve));
+    fs.writeFileSync(path.join(dataDir, "campus.lock"), `${dead.pid}\n`);
+    server = startServer({ PORT: String(port), DATA_DIR: dataDir });
+    await waitUntilListening(server, port);
+  }, 60_000);
+
+  it("took over the stale lock and holds it with its own pid", () => {
+    expect(fs.readFileSync(path.join(dataDir, "campus.lock"), "utf8").trim()).toBe(String(server.child.pid));
+  });
+
+  it("answers the health check with the database's state", async () => {
+    const response = await fetch(`${base}/healthz`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(await response.json()).toEqual({ status: "ok", database: "pglite" });
+  });
+
+  it("refuses a second start on the same DATA_DIR, naming the owner", async () => {
+    const second = startServer({ PORT: String(await freePort()), DATA_DIR: dataDir });
+    expect(await exitWithin(second, 20_000)).toBe(1);
+    expect(second.output()).toContain(`déjà utilisé par un autre processus Campus (pid ${server.child.pid})`);
+    expect(second.output()).not.toMatch(/\n\s+at /);
+    // The first one is untouched.
+    expect(fs.readFileSync(path.join(dataDir, "campus.lock"), "utf8").trim()).toBe(String(server.child.pid));
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+
+  it("refuses a busy port clearly, and releases its own data folder", async () => {
+    const otherDir = tempDir();
+    const third = startServer({ PORT: String(port), DATA_DIR: otherDir });
+    expect(await exitWithin(third, 40_000)).toBe(1);
+    expect(third.output()).toContain(`Le port ${port} est déjà utilisé`);
+    expect(fs.existsSync(path.join(otherDir, "campus.lock"))).toBe(false);
+  }, 45_000);
+
+  it("serves pages with security headers, a fresh CSP nonce on every script, and no shared caching", async () => {
+    const first = await fetch(`${base}/`);
+    expect(first.status).toBe(200);
+    const csp = first.headers.get("content-security-policy")!;
+    const nonce = /script-src 'self' 'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1];
+    expect(nonce).toBeDefined();
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(/script-src [^;]*/.exec(csp)![0]).not.toContain("unsafe-inline");
+    const html = await first.text();
+    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts.filter((tag) => !tag.includes("application/ld+json"))) {
+      expect(tag).toContain(`nonce="${nonce}"`);
+    }
+    expect(first.headers.get("cache-control")).toBe("private, no-cache");
+    expect(first.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(first.headers.get("x-frame-options")).toBe("DENY");
+    expect(first.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+    expect(first.headers.get("x-powered-by")).toBeNull();
+    // No HSTS on a plain-http PUBLIC_URL (it would lock a laptop's localhost to https).
+    expect(first.headers.get("strict-transport-security")).toBeNull();
+
+    const second = await fetch(`${base}/`);
+    expect(second.headers.get("content-security-policy")).not.toBe(csp);
+  });
+
+  it("compresses pages: brotli when accepted, gzip otherwise, nothing when not asked", async () => {
+    const br = await fetch(`${base}/formations`, { headers: { "accept-encoding": "br" } });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    const gzip = await fetch(`${base}/formations`, { headers: { "accept-encoding": "gzip" } });
+    expect(gzip.headers.get("content-encoding")).toBe("gzip");
+    const plain = await fetch(`${base}/formations`, { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.text()).toContain("<html");
+  });
+
+  it("serves hashed assets precompressed with a one-year immutable cache, and a plain 404 for missing ones", async () => {
+    // The framework chunk: large enough that compression must at least halve it.
+    const assets = fs.readdirSync(path.join(buildDir, "client/assets"));
+    const entry = assets.find((name) => name.startsWith("framework-") && name.endsWith(".js"))!;
+    const raw = fs.readFileSync(path.join(buildDir, "client/assets", entry));
+
+    const br = await fetch(`${base}/assets/${entry}`, { headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(br.status).toBe(200);
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(br.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(br.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect(br.headers.get("vary")).toMatch(/Accept-Encoding/i);
+    expect(Buffer.from(await br.arrayBuffer()).equals(raw)).toBe(true); // fetch decodes it
+    expect(Number(br.headers.get("content-length"))).toBeLessThan(raw.length / 2);
+
+    const gzip = await fetch(`${base}/assets/${entry}`, { headers: { "accept-encoding": "gzip" } });
+    expect(gzip.headers.get("content-encoding")).toBe("gzip");
+    const identity = await fetch(`${base}/assets/${entry}`, { headers: { "accept-encoding": "identity" } });
+    expect(identity.headers.get("content-encoding")).toBeNull();
+    expect(identity.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(Buffer.from(await identity.arrayBuffer()).equals(raw)).toBe(true);
+
+    const missing = await fetch(`${base}/assets/entry.client-0ld.js`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("content-type")).toMatch(/^text\/plain/);
+    const traversal = await fetch(`${base}/assets/..%2f..%2fpackage.json`);
+    expect(traversal.status).toBe(404);
+  });
+
+  it("serves anonymous pages from its short cache, with a CSP that allows exactly their inline scripts", async () => {
+    const url = `${base}/formations?niveau=debutant&cache-test=1`;
+    const first = await fetch(url);
+    const firstHtml = await first.text();
+    const second = await fetch(url, { headers: { "accept-encoding": "br" } });
+    const secondHtml = await second.text();
+    expect(second.status).toBe(200);
+    expect(secondHtml).toBe(firstHtml);
+    expect(second.headers.get("content-encoding")).toBe("br");
+    expect(second.headers.get("cache-control")).toBe("private, no-cache");
+    const csp = second.headers.get("content-security-policy")!;
+    expect(csp).not.toContain("nonce-");
+    const scriptSrc = /script-src ([^;]*)/.exec(csp)![1]!;
+    expect(scriptSrc).not.toContain("unsafe-inline");
+    const { createHash } = await import("node:crypto");
+    const inline = [...secondHtml.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+      (match) => !/src=|application\/ld\+json/.test(match[1]!),
+    );
+    expect(inline.length).toBeGreaterThan(0);
+    for (const match of inline) {
+      expect(scriptSrc).toContain(`'sha256-${createHash("sha256").update(match[2]!).digest("base64")}'`);
+    }
+
+    // A visitor with any cookie (signed in, a toast...) always gets a fresh render with a nonce.
+    const withCookie = await fetch(url, { headers: { cookie: "x=1" } });
+    expect(withCookie.headers.get("content-security-policy")).toMatch(/'nonce-/);
+  });
+
+  it("answers an unknown path with the French 404 page and a 404 status", async () => {
+    const response = await fetch(`${base}/cette-page-n-existe-pas`);
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("Oups ! Page introuvable");
+  });
+
+  // Last: stops the server.
+  it("on SIGTERM finishes the request in flight, refuses new connections, closes the database and exits 0", async () => {
+    // A request in flight: a form post whose body is still arriving when the signal comes.
+    const body = "nom=A&email=a%40exemple.ml&sujet=autre&message=Bonjour";
+    const socket = net.connect(port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    let response = "";
+    socket.on("data", (chunk) => (response += chunk));
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    socket.write(
+      `POST /contact HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://127.0.0.1:${port}\r\n` +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    server.child.kill("SIGTERM");
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Still running: waiting for our request to finish.
+    expect(server.child.exitCode).toBeNull();
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow(); // no new connections
+
+    socket.write(body.slice(10));
+    await closed; // the server answers, then closes the connection itself
+    expect(response).toMatch(/^HTTP\/1\.1 (200|303|400|403|429) /);
+    expect(response.toLowerCase()).toContain("connection: close");
+
+    expect(await exitWithin(server, 10_000)).toBe(0);
+    expect(server.output()).toContain("SIGTERM reçu");
+    expect(fs.existsSync(path.join(dataDir, "campus.lock"))).toBe(false);
+  }, 30_000);
+});
+
+describe("npm run dev", () => {
+  it("serves pages through Vite with the script's own Node options", async () => {
+    // The script's flags (--conditions=development makes Node load the same React Router build
+    // as Vite): without them every page answered 500.
+    const script: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.dev;
+    const args = script.split(/\s+/).slice(1); // drop "node"
+    const port = await freePort();
+    const { DATABASE_URL: _ignored, NODE_ENV: _test, ...inherited } = process.env;
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...inherited, DATA_DIR: tempDir(), PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "error" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    children.add(child);
+    let output = "";
+    child.stdout!.on("data", (chunk) => (output += chunk));
+    child.stderr!.on("data", (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    try {
+      await waitUntilListening({ child, output: () => output, exited }, port, 60_000);
+      const page = await fetch(`http://127.0.0.1:${port}/formations`);
+      expect(page.status, output).toBe(200);
+      expect(await page.text()).toContain("Intelligence Artificielle");
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+      children.delete(child);
+    }
+  }, 90_000);
+});
