@@ -4,13 +4,13 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { assertSafeKey, StorageNotFoundError, type ByteRange, type Storage } from "./storage";
+import { assertSafeKey, StorageNotFoundError, type ByteRange, type FileStorage } from "./storage";
 
 /**
  * Files under `root`. A write goes to a temporary file in `root/.tmp` first and is renamed into
  * place once complete, so a reader never sees half a file and a failed upload leaves nothing.
  */
-export function createDiskStorage(root: string): Storage {
+export function createDiskStorage(root: string): FileStorage {
   const base = path.resolve(root);
   const tempDir = path.join(base, ".tmp");
 

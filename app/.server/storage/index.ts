@@ -4,7 +4,9 @@ import type { Env } from "../env";
 import { createDiskStorage } from "./disk";
 import { createS3Storage } from "./s3";
 
-export { assertSafeKey, StorageNotFoundError, type ByteRange, type Storage, type StoredObjectInfo } from "./storage";
+import type { FileStorage } from "./storage";
+
+export { assertSafeKey, StorageNotFoundError, type ByteRange, type FileStorage, type StoredObjectInfo } from "./storage";
 
 /**
  * DATA_DIR as a folder for files. Tests run with DATA_DIR=memory:// (in-memory database); their
@@ -16,7 +18,7 @@ export function dataFolder(dataDir: string): string {
 }
 
 /** S3 when S3_BUCKET is set, else the local disk under DATA_DIR/files. */
-export function createStorage(env: Pick<Env, "DATA_DIR" | "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY">): Storage {
+export function createStorage(env: Pick<Env, "DATA_DIR" | "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY">): FileStorage {
   if (env.S3_BUCKET) {
     return createS3Storage({
       bucket: env.S3_BUCKET,

@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { AwsV4Signer } from "aws4fetch";
-import { assertSafeKey, StorageNotFoundError, type ByteRange, type Storage } from "./storage";
+import { assertSafeKey, StorageNotFoundError, type ByteRange, type FileStorage } from "./storage";
 
 export interface S3Options {
   /** e.g. https://s3.fr-par.scw.cloud or http://127.0.0.1:9000 (path-style addressing). */
@@ -24,7 +24,7 @@ export interface S3Options {
  * Path-style URLs (endpoint/bucket/key), which every S3-compatible server accepts. Payloads are
  * sent UNSIGNED-PAYLOAD so a 2 GB video is streamed, not hashed in memory first.
  */
-export function createS3Storage(options: S3Options): Storage {
+export function createS3Storage(options: S3Options): FileStorage {
   const endpoint = options.endpoint.replace(/\/+$/, "");
 
   async function send(method: string, key: string, init: { headers?: Record<string, string>; body?: Readable | Buffer } = {}) {

@@ -15,7 +15,7 @@ export interface StoredObjectInfo {
  * Where file bytes live: the local disk under DATA_DIR/files, or an S3-compatible bucket. Keys are
  * chosen by the server (app/.server/files), never by a client, and checked anyway by `assertSafeKey`.
  */
-export interface Storage {
+export interface FileStorage {
   readonly kind: "disk" | "s3";
   /** Stores `body` under `key` (replacing it); a stream is never held in memory whole. */
   put(key: string, body: Readable | Buffer, contentType: string): Promise<StoredObjectInfo>;
