@@ -82,7 +82,7 @@ test.describe("catalogue", () => {
   });
 
   test("an unknown category or level in the URL falls back to all, without an error", async ({ page }) => {
-    const response = await page.goto("/formations?categorie=%3Cscript%3E&niveau=expert&q=data");
+    const response = await page.goto("/formations?categorie=%3Cscript%3E&niveau=maitre&q=data");
     expect(response?.status()).toBe(200);
     await expect(page.getByLabel("Catégorie")).toHaveValue("all");
     await expect(page.getByLabel("Niveau")).toHaveValue("all");
