@@ -6,6 +6,7 @@ export default [
     index("routes/public/home.tsx"),
     route("formations", "routes/public/formations.tsx"),
     route("formations/:slug", "routes/public/formation.tsx"),
+    route("formations/:slug/apercu/:lessonId", "routes/public/apercu.tsx"),
     route("a-propos", "routes/public/a-propos.tsx"),
     route("contact", "routes/public/contact.tsx"),
     route("confidentialite", "routes/public/confidentialite.tsx"),
@@ -49,6 +50,8 @@ export default [
     ),
   ]),
   route("barre-laterale", "routes/shell/sidebar.ts"),
+  // Stored files (thumbnails, lesson videos and documents), each checked against who asks.
+  route("fichiers/:id", "routes/files/file.ts"),
   route("sitemap.xml", "routes/seo/sitemap.tsx"),
   route("robots.txt", "routes/seo/robots.tsx"),
   // The users CSV (a resource route: no layout, no component).

@@ -8,9 +8,6 @@ import { authEnvShape } from "./auth/config";
  * to the configuration table of README.md.
  */
 
-const booleanFlag = (name: string) =>
-  z.enum(["true", "false", "1", "0"], { error: `${name} doit valoir true, false, 1 ou 0` }).transform((value) => value === "true" || value === "1");
-
 /**
  * Express's "trust proxy": false (nobody), a number of proxy hops, or addresses/subnets
  * ("loopback", "10.0.0.0/8, 172.16.0.0/12"). "true" means one proxy in front (not "trust every

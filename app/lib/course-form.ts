@@ -6,16 +6,11 @@
  * applied client-side).
  */
 
-export const courseStatuses = ["draft", "published", "archived"] as const;
-export type CourseStatus = (typeof courseStatuses)[number];
-
-export const courseStatusLabels: Record<CourseStatus, string> = {
-  draft: "Brouillon",
-  published: "Publié",
-  archived: "Archivé",
-};
+import { isCourseStatus, type CourseStatus } from "./course-status";
 
 export type LessonValues = {
+  /** Names the row in the page while it is edited and moved (never stored). */
+  key: string;
   /** The lesson's id once saved ("" for a new one): kept so that saving updates it in place. */
   id: string;
   title: string;
@@ -24,6 +19,8 @@ export type LessonValues = {
   videoUrl: string;
   /** An uploaded video (files.id), set by the upload widget. */
   videoFileId: string;
+  /** Uploaded documents (files.id), in the order shown. */
+  attachmentIds: string[];
   durationMinutes: string;
   isFree: boolean;
 };
@@ -50,8 +47,13 @@ export type CourseFormValues = {
   lessons: LessonValues[];
 };
 
+/** A row key unique enough within one form (crypto.randomUUID needs https outside localhost). */
+export function newRowKey(): string {
+  return `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+}
+
 export function emptyLesson(): LessonValues {
-  return { id: "", title: "", description: "", content: "", videoUrl: "", videoFileId: "", durationMinutes: "0", isFree: false };
+  return { key: newRowKey(), id: "", title: "", description: "", content: "", videoUrl: "", videoFileId: "", attachmentIds: [], durationMinutes: "0", isFree: false };
 }
 
 export function emptyCourseValues(): CourseFormValues {
@@ -112,6 +114,8 @@ export function courseValuesFromFormData(form: FormData): CourseFormValues {
     const field = lesson[2];
     // A checkbox posts "on" only when ticked; a hidden "false" before it may come first.
     if (field === "isFree") row.isFree = row.isFree || raw === "on" || raw === "true";
+    else if (field === "attachmentIds") row.attachmentIds = raw && row.attachmentIds.length < 50 ? [...row.attachmentIds, raw] : row.attachmentIds;
+    else if (field === "key") row.key = /^[a-z0-9]{1,40}$/.test(raw) ? raw : row.key;
     else if (field === "id" || field === "title" || field === "description" || field === "content" || field === "videoUrl" || field === "videoFileId" || field === "durationMinutes") row[field] = raw;
     lessonRows.set(index, row);
   }
@@ -123,18 +127,33 @@ export function courseValuesFromFormData(form: FormData): CourseFormValues {
 }
 
 export type EditIntent =
-  | { kind: "add-lesson" }
-  | { kind: "remove-lesson" | "move-lesson-up" | "move-lesson-down"; index: number }
-  | { kind: "add-objective" | "add-prerequisite" }
-  | { kind: "remove-objective" | "remove-prerequisite"; index: number };
+  | { kind: "add-lesson" | "add-objective" | "add-prerequisite" | "remove-thumbnail" }
+  | { kind: "remove-lesson" | "move-lesson-up" | "move-lesson-down" | "remove-video"; index: number }
+  | { kind: "remove-objective" | "remove-prerequisite"; index: number }
+  | { kind: "remove-attachment"; index: number; attachment: number };
 
-/** "add-lesson", "remove-lesson:2", "move-lesson-up:1"... or null (saving, or anything unknown). */
+/**
+ * The value of an editing button: "add-lesson", "remove-lesson:2", "move-lesson-up:1",
+ * "remove-attachment:2:0"... or null (saving, or anything unknown).
+ */
 export function parseEditIntent(intent: unknown): EditIntent | null {
   if (typeof intent !== "string") return null;
-  if (intent === "add-lesson" || intent === "add-objective" || intent === "add-prerequisite") return { kind: intent };
-  const match = /^(remove-lesson|move-lesson-up|move-lesson-down|remove-objective|remove-prerequisite):(\d{1,3})$/.exec(intent);
+  if (intent === "add-lesson" || intent === "add-objective" || intent === "add-prerequisite" || intent === "remove-thumbnail") return { kind: intent };
+  const attachment = /^remove-attachment:(\d{1,3}):(\d{1,2})$/.exec(intent);
+  if (attachment) return { kind: "remove-attachment", index: Number(attachment[1]), attachment: Number(attachment[2]) };
+  const match = /^(remove-lesson|move-lesson-up|move-lesson-down|remove-video|remove-objective|remove-prerequisite):(\d{1,3})$/.exec(intent);
   if (!match) return null;
   return { kind: match[1] as "remove-lesson", index: Number(match[2]) };
+}
+
+/** The value of an editing button, as `parseEditIntent` reads it back. */
+export function editIntentValue(intent: EditIntent): string {
+  if (intent.kind === "remove-attachment") return `${intent.kind}:${intent.index}:${intent.attachment}`;
+  return "index" in intent ? `${intent.kind}:${intent.index}` : intent.kind;
+}
+
+function updateLesson(values: CourseFormValues, index: number, change: (lesson: LessonValues) => LessonValues): CourseFormValues {
+  return { ...values, lessons: values.lessons.map((lesson, position) => (position === index ? change(lesson) : lesson)) };
 }
 
 function move<T>(items: T[], from: number, to: number): T[] {
@@ -168,6 +187,12 @@ export function applyEditIntent(values: CourseFormValues, intent: EditIntent): C
       return { ...values, objectives: values.objectives.filter((_, index) => index !== intent.index) };
     case "remove-prerequisite":
       return { ...values, prerequisites: values.prerequisites.filter((_, index) => index !== intent.index) };
+    case "remove-thumbnail":
+      return { ...values, thumbnailFileId: "" };
+    case "remove-video":
+      return updateLesson(values, intent.index, (lesson) => ({ ...lesson, videoFileId: "" }));
+    case "remove-attachment":
+      return updateLesson(values, intent.index, (lesson) => ({ ...lesson, attachmentIds: lesson.attachmentIds.filter((_, index) => index !== intent.attachment) }));
   }
 }
 
@@ -182,6 +207,32 @@ export function courseSummary(values: CourseFormValues) {
     lessonCount: values.lessons.length,
     totalMinutes: minutes,
     priceFcfa: Number.isSafeInteger(price) && price > 0 ? price : 0,
-    status: (courseStatuses as readonly string[]).includes(values.status) ? (values.status as CourseStatus) : "draft",
+    status: isCourseStatus(values.status) ? values.status : ("draft" as CourseStatus),
   };
+}
+
+/** The four tabs of the course form, in order. */
+export const courseFormTabs = [
+  { id: "informations", label: "Informations de base" },
+  { id: "lecons", label: "Contenu & Leçons" },
+  { id: "objectifs", label: "Objectifs & Prérequis" },
+  { id: "parametres", label: "Paramètres" },
+] as const;
+export type CourseFormTab = (typeof courseFormTabs)[number]["id"];
+
+export function parseCourseFormTab(value: unknown): CourseFormTab {
+  return courseFormTabs.find((tab) => tab.id === value)?.id ?? "informations";
+}
+
+/** The tab showing a field ("title", "lessons.2.title", "objectives.0"...). */
+export function tabOfField(field: string): CourseFormTab {
+  if (field.startsWith("lessons")) return "lecons";
+  if (field.startsWith("objectives") || field.startsWith("prerequisites") || field.startsWith("newObjective") || field.startsWith("newPrerequisite")) return "objectifs";
+  if (field === "status") return "parametres";
+  return "informations";
+}
+
+/** A field's element id, from its error key ("lessons.2.title" → "champ-lessons-2-title"). */
+export function fieldId(field: string): string {
+  return `champ-${field.replace(/[^A-Za-z0-9]+/g, "-")}`;
 }

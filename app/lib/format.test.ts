@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatFcfa, formatWeeks, plural } from "./format";
+import { formatFcfa, formatPrice, formatWeeks, plural } from "./format";
 
 describe("formatFcfa", () => {
   it("separates thousands with commas as the spec shows", () => {
@@ -25,5 +25,12 @@ describe("plural", () => {
   it("formats durations in weeks", () => {
     expect(formatWeeks(12)).toBe("12 semaines");
     expect(formatWeeks(1)).toBe("1 semaine");
+  });
+});
+
+describe("formatPrice", () => {
+  it("says Gratuit for a course that costs nothing", () => {
+    expect(formatPrice(0)).toBe("Gratuit");
+    expect(formatPrice(75000)).toBe("75,000 FCFA");
   });
 });

@@ -14,3 +14,8 @@ export function plural(count: number, singular: string, pluralForm: string): str
 export function formatWeeks(weeks: number): string {
   return plural(weeks, "semaine", "semaines");
 }
+
+/** A course's price: "Gratuit" when it costs nothing, else in FCFA. */
+export function formatPrice(amount: number): string {
+  return amount > 0 ? formatFcfa(amount) : "Gratuit";
+}

@@ -169,27 +169,11 @@ export const upcomingScreens: Record<string, UpcomingScreen> = {
       "Vos certificats obtenus, téléchargeables en PDF avec leur numéro de vérification, et la progression vers les prochains.",
     back: backToDashboard,
   },
-  "dashboard/course-creator": {
-    title: "Nouveau cours",
-    description:
-      "L'éditeur de cours : informations générales, prix en FCFA, prérequis, objectifs et leçons, enregistrés en brouillon puis publiés.",
-    back: backToTeacher,
-  },
-  "dashboard/course-creator/:id": {
-    title: "Modifier le cours",
-    description: "L'éditeur de cours permettra de modifier ce cours et ses leçons sans perdre la progression des apprenants.",
-    back: backToTeacher,
-  },
   admin: {
     title: "Tableau de bord administrateur",
     description:
       "Les chiffres clés de l'institut : utilisateurs, cours, inscriptions, revenus et taux de réussite, calculés à partir des données réelles.",
     back: backToDashboard,
-  },
-  "admin/my-courses": {
-    title: "Mes Cours",
-    description: "La liste de tous les cours avec leur statut (brouillon, publié, archivé), leurs inscriptions et leurs revenus.",
-    back: backToAdmin,
   },
   "admin/analytics": {
     title: "Analytics",
@@ -201,20 +185,10 @@ export const upcomingScreens: Record<string, UpcomingScreen> = {
     description: "Les transactions, les remboursements et les commissions des formateurs, avec export du rapport financier.",
     back: backToAdmin,
   },
-  "admin/create-course": {
-    title: "Créer un cours",
-    description: "L'éditeur de cours : informations générales, prix en FCFA, prérequis, objectifs et leçons.",
-    back: backToAdmin,
-  },
   teacher: {
     title: "Portail Enseignant",
     description: "Le tableau de bord de vos cours : inscriptions, achèvement, revenus et prochaines sessions, calculés sur vos cours.",
     back: backToDashboard,
-  },
-  "teacher/courses": {
-    title: "Mes Cours",
-    description: "La liste de vos cours, avec leurs inscriptions ; vous pourrez les publier, les archiver et les modifier.",
-    back: backToTeacher,
   },
   "teacher/students": {
     title: "Mes Étudiants",
@@ -239,11 +213,6 @@ export const upcomingScreens: Record<string, UpcomingScreen> = {
   "teacher/analytics": {
     title: "Analytics",
     description: "Les statistiques de vos cours : inscriptions, achèvement et revenus par période.",
-    back: backToTeacher,
-  },
-  "teacher/create-course": {
-    title: "Créer un Cours",
-    description: "L'éditeur de cours : informations générales, prix en FCFA, prérequis, objectifs et leçons.",
     back: backToTeacher,
   },
   "teacher/content": {

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { createEmailVerificationToken } from "better-auth/api";
 import { expectNoSeriousA11yViolations } from "./axe";
 import { submitSignInForm } from "./sign-in";

@@ -1,6 +1,6 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { categories, courses, institute, levels } from "../db/schema";
+import { categories, courses, files, institute, lessons, levels } from "../db/schema";
 
 export type Institute = typeof institute.$inferSelect;
 
@@ -29,7 +29,11 @@ const publicCourseColumns = {
   priceFcfa: courses.priceFcfa,
   icon: courses.icon,
   popular: courses.popular,
-  modules: courses.modules,
+  // A course written in the course form lists its lessons, the seeded catalogue its modules.
+  modules: sql<string[]>`case when cardinality(${courses.modules}) > 0 then ${courses.modules}
+    else array(select ${lessons.title} from ${lessons} where ${lessons.courseId} = ${courses.id} order by ${lessons.position}, ${lessons.id}) end`,
+  thumbnailFileId: courses.thumbnailFileId,
+  thumbnailVariants: files.variants,
   categorySlug: categories.slug,
   categoryName: categories.name,
   levelSlug: levels.slug,
@@ -49,15 +53,22 @@ export async function listPublishedCourses(db: Database, options: { limit?: numb
     .from(courses)
     .innerJoin(categories, eq(courses.categoryId, categories.id))
     .innerJoin(levels, eq(courses.levelId, levels.id))
+    .leftJoin(files, eq(courses.thumbnailFileId, files.id))
     .where(options.categorySlug ? and(published, eq(categories.slug, options.categorySlug)) : published)
     .orderBy(asc(courses.position), asc(courses.id));
   return options.limit ? query.limit(options.limit) : query;
 }
 
-export async function getPublishedCourse(db: Database, slug: string) {
+/**
+ * A course's public page, whatever its status: the caller shows a draft or archived course only
+ * to those who manage it (app/.server/courses/access.ts, canViewCourse).
+ */
+export async function getCourseBySlug(db: Database, slug: string) {
   const [row] = await db
     .select({
       ...publicCourseColumns,
+      status: courses.status,
+      instructorId: courses.instructorId,
       prerequisites: courses.prerequisites,
       objectives: courses.objectives,
       maxStudents: courses.maxStudents,
@@ -66,8 +77,35 @@ export async function getPublishedCourse(db: Database, slug: string) {
     .from(courses)
     .innerJoin(categories, eq(courses.categoryId, categories.id))
     .innerJoin(levels, eq(courses.levelId, levels.id))
-    .where(and(eq(courses.slug, slug), eq(courses.status, "published")));
+    .leftJoin(files, eq(courses.thumbnailFileId, files.id))
+    .where(eq(courses.slug, slug));
   return row ?? null;
+}
+
+/** A course's lessons as its public page lists them: titles, durations, free previews. */
+export async function listLessonOutline(db: Database, courseId: number) {
+  return db
+    .select({ id: lessons.id, title: lessons.title, durationMinutes: lessons.durationMinutes, isFree: lessons.isFree })
+    .from(lessons)
+    .where(eq(lessons.courseId, courseId))
+    .orderBy(asc(lessons.position), asc(lessons.id));
+}
+
+/** One lesson with its video and documents (the caller checks who may follow it). */
+export async function getLessonContent(db: Database, courseId: number, lessonId: number) {
+  const [lesson] = await db
+    .select()
+    .from(lessons)
+    .where(and(eq(lessons.id, lessonId), eq(lessons.courseId, courseId)));
+  if (!lesson) return null;
+  const fileColumns = { id: files.id, name: files.originalName, size: files.size, contentType: files.contentType };
+  const [video] = lesson.videoFileId ? await db.select(fileColumns).from(files).where(eq(files.id, lesson.videoFileId)) : [];
+  const attachments = await db
+    .select(fileColumns)
+    .from(files)
+    .where(and(eq(files.lessonId, lesson.id), eq(files.purpose, "lesson_attachment")))
+    .orderBy(asc(files.createdAt), asc(files.id));
+  return { ...lesson, video: video ?? null, attachments };
 }
 
 /** Slugs and dates for the sitemap. */

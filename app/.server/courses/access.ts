@@ -25,6 +25,11 @@ export function canManageCourse(actor: Actor, course: Pick<Course, "instructorId
   return actor.role === "teacher" && course.instructorId === actor.id;
 }
 
+/** A published course is public; a draft or archived one is seen only by those who manage it. */
+export function canViewCourse(actor: Actor | null, course: Pick<Course, "instructorId" | "status">): boolean {
+  return course.status === "published" || (actor !== null && canManageCourse(actor, course));
+}
+
 /** The course `id` as its manager sees it (any status); a CourseNotFoundError for anyone else. */
 export async function getManagedCourse(db: Database, actor: Actor, id: number): Promise<Course> {
   if (!Number.isSafeInteger(id) || id <= 0) throw new CourseNotFoundError();

@@ -17,3 +17,23 @@ export function courseListArea(request: Request): CourseListArea {
 export function requireCourseListArea(args: GuardArgs) {
   return courseListArea(args.request).admin ? requireAdmin(args) : requireTeacher(args);
 }
+
+/** The course lists a form may return to ("Annuler", `?retour=`), and nothing else. */
+const listPaths = ["/teacher/courses", "/admin/my-courses"] as const;
+
+/**
+ * The course form lives at /admin/create-course (administrators), /teacher/create-course and
+ * /dashboard/course-creator(/:id) (teachers and administrators). After saving or on "Annuler" it
+ * goes back to the list the user came from (`?retour=`), else to the list of their area.
+ */
+export function courseFormArea(request: Request, role: string | null) {
+  const url = new URL(request.url);
+  const admin = url.pathname.startsWith("/admin/") || (!url.pathname.startsWith("/teacher/") && role === "admin");
+  const requested = url.searchParams.get("retour");
+  const listHref = listPaths.find((path) => path === requested && (role === "admin" || !path.startsWith("/admin/"))) ?? (admin ? "/admin/my-courses" : "/teacher/courses");
+  return { listHref };
+}
+
+export function requireCourseFormArea(args: GuardArgs) {
+  return new URL(args.request.url).pathname.startsWith("/admin/") ? requireAdmin(args) : requireTeacher(args);
+}

@@ -1,4 +1,6 @@
-import { and, asc, eq, inArray, like, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, like, notInArray, or, sql } from "drizzle-orm";
+import { emptyCourseValues, type CourseFormValues } from "~/lib/course-form";
+import type { UploadPurpose } from "~/lib/uploads";
 import type { Actor } from "../auth/actor";
 import { listCategories, listLevels } from "../catalogue";
 import type { Database } from "../db/client";
@@ -79,7 +81,15 @@ async function resolveInstructor(tx: Database, actor: Actor, requested: string |
  * or to nobody yet (then only to their uploader, or an admin): a teacher cannot borrow another
  * course's private video. Unattached ones are attached to the course.
  */
-async function claimFiles(tx: Database, actor: Actor, courseId: number, wanted: Array<{ field: string; id: string; purpose: "thumbnail" | "lesson_video" }>) {
+type WantedFile = { field: string; id: string; purpose: UploadPurpose };
+
+const missingFileMessage: Record<UploadPurpose, string> = {
+  thumbnail: "Cette image est introuvable : envoyez-la de nouveau.",
+  lesson_video: "Cette vidéo est introuvable : envoyez-la de nouveau.",
+  lesson_attachment: "Un document est introuvable : envoyez-le de nouveau.",
+};
+
+async function claimFiles(tx: Database, actor: Actor, courseId: number, wanted: WantedFile[]) {
   if (!wanted.length) return;
   const rows = await tx
     .select({ id: files.id, purpose: files.purpose, courseId: files.courseId, uploadedBy: files.uploadedBy })
@@ -94,7 +104,7 @@ async function claimFiles(tx: Database, actor: Actor, courseId: number, wanted: 
       row &&
       row.purpose === item.purpose &&
       (row.courseId === courseId || (row.courseId === null && (actor.role === "admin" || row.uploadedBy === actor.id)));
-    if (!usable) errors[item.field] = item.purpose === "thumbnail" ? "Cette image est introuvable : envoyez-la de nouveau." : "Cette vidéo est introuvable : envoyez-la de nouveau.";
+    if (!usable) errors[item.field] = missingFileMessage[item.purpose];
     else if (row.courseId === null) toClaim.push(row.id);
   }
   if (Object.keys(errors).length) throw new FieldError(errors);
@@ -131,17 +141,57 @@ async function saveLessons(tx: Database, courseId: number, submitted: CourseForm
       updatedAt: now,
       ...(lesson.videoFileId !== undefined ? { videoFileId: lesson.videoFileId } : {}),
     };
-    if (lesson.id === undefined) await tx.insert(lessons).values({ ...values, courseId, createdAt: now });
-    else await tx.update(lessons).set(values).where(and(eq(lessons.id, lesson.id), eq(lessons.courseId, courseId)));
+    let lessonId = lesson.id;
+    if (lessonId === undefined) {
+      const [inserted] = await tx.insert(lessons).values({ ...values, courseId, createdAt: now }).returning({ id: lessons.id });
+      lessonId = inserted!.id;
+    } else {
+      await tx.update(lessons).set(values).where(and(eq(lessons.id, lessonId), eq(lessons.courseId, courseId)));
+    }
+    if (lesson.attachmentIds !== undefined) await setAttachments(tx, courseId, lessonId, lesson.attachmentIds);
   }
   return tx.select().from(lessons).where(eq(lessons.courseId, courseId)).orderBy(asc(lessons.position), asc(lessons.id));
 }
 
+/** Exactly these documents (already claimed for the course) hang on the lesson, no others. */
+async function setAttachments(tx: Database, courseId: number, lessonId: number, attachmentIds: string[]) {
+  const kept = attachmentIds.length ? notInArray(files.id, attachmentIds) : undefined;
+  await tx
+    .update(files)
+    .set({ lessonId: null })
+    .where(and(eq(files.lessonId, lessonId), kept));
+  if (attachmentIds.length) {
+    await tx
+      .update(files)
+      .set({ lessonId })
+      .where(and(inArray(files.id, attachmentIds), eq(files.courseId, courseId), eq(files.purpose, "lesson_attachment")));
+  }
+}
+
+/**
+ * Files of the course that nothing uses any more (a replaced thumbnail or video, a removed
+ * document or lesson) go back to the unattached pool, whose bytes the maintenance job deletes.
+ */
+async function releaseUnreferencedFiles(tx: Database, courseId: number) {
+  await tx
+    .update(files)
+    .set({ courseId: null, lessonId: null })
+    .where(
+      and(
+        eq(files.courseId, courseId),
+        isNull(files.lessonId),
+        sql`${files.id} is distinct from (select ${courses.thumbnailFileId} from ${courses} where ${courses.id} = ${courseId})`,
+        sql`not exists (select 1 from ${lessons} where ${lessons.courseId} = ${courseId} and ${lessons.videoFileId} = ${files.id})`,
+      ),
+    );
+}
+
 function filesToClaim(data: CourseFormData) {
-  const wanted: Array<{ field: string; id: string; purpose: "thumbnail" | "lesson_video" }> = [];
+  const wanted: WantedFile[] = [];
   if (data.thumbnailFileId) wanted.push({ field: "thumbnailFileId", id: data.thumbnailFileId, purpose: "thumbnail" });
   data.lessons.forEach((lesson, index) => {
     if (lesson.videoFileId) wanted.push({ field: `lessons.${index}.videoFileId`, id: lesson.videoFileId, purpose: "lesson_video" });
+    for (const id of lesson.attachmentIds ?? []) wanted.push({ field: `lessons.${index}.attachmentIds`, id, purpose: "lesson_attachment" });
   });
   return wanted;
 }
@@ -215,6 +265,7 @@ export async function createCourse(db: Database, actor: Actor, input: unknown, n
       await claimFiles(tx, actor, course!.id, filesToClaim(data));
       if (data.thumbnailFileId) await tx.update(courses).set({ thumbnailFileId: data.thumbnailFileId }).where(eq(courses.id, course!.id));
       const saved = await saveLessons(tx, course!.id, data.lessons, now);
+      await releaseUnreferencedFiles(tx, course!.id);
       const [fresh] = await tx.select().from(courses).where(eq(courses.id, course!.id));
       return { ok: true as const, course: fresh!, lessons: saved, becamePublished: data.status === "published" };
     });
@@ -263,6 +314,7 @@ export async function updateCourse(db: Database, actor: Actor, courseId: number,
           .where(eq(courses.id, courseId))
           .returning();
         const saved = await saveLessons(tx, courseId, data.lessons, now);
+        await releaseUnreferencedFiles(tx, courseId);
         return { ok: true as const, course: course!, lessons: saved, becamePublished };
       }),
     "Impossible de mettre à jour le cours",
@@ -280,6 +332,75 @@ export async function getCourseForEditing(db: Database, actor: Actor, id: number
 }
 
 export type CourseForEditing = Awaited<ReturnType<typeof getCourseForEditing>>;
+
+/** A stored file as the course form shows it (name, size, a preview for a thumbnail). */
+export type FormFile = { id: string; name: string; size: number; contentType: string; purpose: UploadPurpose };
+
+/**
+ * The files a form may name, described: those of the course being edited (the actor manages it,
+ * checked by the caller) and the actor's own uploads not yet attached (any for an admin). Other
+ * ids are left out, so a forged id shows nothing.
+ */
+export async function describeFormFiles(db: Database, actor: Actor, courseId: number | null, ids: string[]): Promise<Record<string, FormFile>> {
+  const wanted = [...new Set(ids.filter(Boolean))].slice(0, 500);
+  if (!wanted.length) return {};
+  const unattached = actor.role === "admin" ? isNull(files.courseId) : and(isNull(files.courseId), eq(files.uploadedBy, actor.id));
+  const rows = await db
+    .select({ id: files.id, name: files.originalName, size: files.size, contentType: files.contentType, purpose: files.purpose })
+    .from(files)
+    .where(and(inArray(files.id, wanted), courseId === null ? unattached : or(eq(files.courseId, courseId), unattached)));
+  return Object.fromEntries(rows.map((row) => [row.id, row]));
+}
+
+/** Every file id a form's values name. */
+export function formFileIds(values: CourseFormValues): string[] {
+  return [values.thumbnailFileId, ...values.lessons.flatMap((lesson) => [lesson.videoFileId, ...lesson.attachmentIds])].filter(Boolean);
+}
+
+/** "Modifier le Cours": the stored course as the form's values, with its files described. */
+export async function getCourseFormValues(db: Database, actor: Actor, id: number) {
+  const { course, lessons: courseLessons, categorySlug, levelSlug } = await getCourseForEditing(db, actor, id);
+  const attachments = courseLessons.length
+    ? await db
+        .select({ id: files.id, lessonId: files.lessonId })
+        .from(files)
+        .where(and(inArray(files.lessonId, courseLessons.map((lesson) => lesson.id)), eq(files.purpose, "lesson_attachment")))
+        .orderBy(asc(files.createdAt), asc(files.id))
+    : [];
+  const values: CourseFormValues = {
+    ...emptyCourseValues(),
+    title: course.title,
+    description: course.description,
+    category: categorySlug,
+    level: levelSlug,
+    durationWeeks: String(course.durationWeeks),
+    priceFcfa: String(course.priceFcfa),
+    maxStudents: course.maxStudents === null ? "" : String(course.maxStudents),
+    liveSessionUrl: course.liveSessionUrl ?? "",
+    thumbnailFileId: course.thumbnailFileId ?? "",
+    instructorId: course.instructorId ?? "",
+    status: course.status,
+    objectives: course.objectives,
+    prerequisites: course.prerequisites,
+    lessons: courseLessons.map((lesson) => ({
+      key: `l${lesson.id}`,
+      id: String(lesson.id),
+      title: lesson.title,
+      description: lesson.description,
+      content: lesson.content,
+      videoUrl: lesson.videoUrl ?? "",
+      videoFileId: lesson.videoFileId ?? "",
+      attachmentIds: attachments.filter((file) => file.lessonId === lesson.id).map((file) => file.id),
+      durationMinutes: String(lesson.durationMinutes),
+      isFree: lesson.isFree,
+    })),
+  };
+  return {
+    course: { id: course.id, slug: course.slug, title: course.title, status: course.status },
+    values,
+    files: await describeFormFiles(db, actor, course.id, formFileIds(values)),
+  };
+}
 
 /** The form's choices: categories, levels and, for an admin, the teachers (and admins) to assign. */
 export async function listCourseFormOptions(db: Database, actor: Actor) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { courseStatuses } from "~/lib/course-form";
+import { courseStatuses } from "~/lib/course-status";
 
 /**
  * The course form, validated on the server. It accepts the form's strings (what
@@ -73,6 +73,7 @@ const lessonSchema = z.object({
   content: optionalText(100_000),
   videoUrl: optionalUrl("Saisissez un lien vidéo valide (http:// ou https://)."),
   videoFileId: fileId,
+  attachmentIds: z.array(z.string().trim().min(1).max(100)).max(50, "50 documents au plus par leçon.").optional(),
   durationMinutes: integer("La durée de la leçon", { min: 0, max: 10_000, empty: 0 }).transform((value) => value ?? 0),
   isFree: z.preprocess((value) => value === true || value === "on" || value === "true", z.boolean()),
 });

@@ -1,15 +1,23 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import helmet from "helmet";
 import { RouterContextProvider } from "react-router";
 import { createCampusAuth, mountAuth, sessionOf } from "../auth/express";
 import { authContext, clientIpContext, cspNonceContext, dbContext, envContext, sessionContext } from "../context";
+import { canAuthorCourses } from "../courses/access";
 import { openDatabase, type DatabaseHandle } from "../db/client";
 import { seedDatabase } from "../db/seed";
 import { loadEnv, type Env } from "../env";
+import { uploadLimits } from "../files/ingest";
+import { deleteUnattachedFiles, UNATTACHED_FILE_RETENTION_MS } from "../files/maintenance";
+import { createUploadServer } from "../files/uploads";
+import { createStorage, dataFolder } from "../storage";
+import { storageContext } from "../storage/context";
 import { createPageCache } from "./page-cache";
+import { startPeriodicTask } from "./periodic-task";
 import { startRateLimitPruning } from "./rate-limit-pruning";
 
 export interface CampusApp {
@@ -123,6 +131,18 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
   const campusAuth = createCampusAuth({ db: db.db, env });
   mountAuth(app, campusAuth);
 
+  // Files: resumable uploads (teachers and admins) on /api/televersements; reading goes through
+  // the /fichiers/:id route, which checks who may see each file.
+  const storage = createStorage(env);
+  const uploads = createUploadServer({
+    db: db.db,
+    storage,
+    limits: uploadLimits(env),
+    directory: path.join(dataFolder(env.DATA_DIR), "uploads"),
+    mayUpload: canAuthorCourses,
+  });
+  uploads.mount(app);
+
   app.use(
     createRequestHandler({
       build: () => import("virtual:react-router/server-build"),
@@ -135,6 +155,7 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
         context.set(cspNonceContext, nonceOf(res));
         context.set(authContext, campusAuth.auth);
         context.set(sessionContext, sessionOf(res));
+        context.set(storageContext, storage);
         return context;
       },
     }),
@@ -146,13 +167,26 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
       if (env.LOG_LEVEL !== "silent") console.error("Nettoyage des compteurs de limitation impossible :", error);
     },
   });
+  // Abandoned uploads: unfinished ones, and files no course form claimed (hourly).
+  const fileCleanup = startPeriodicTask(
+    async () => {
+      await uploads.deleteExpired();
+      await deleteUnattachedFiles(db.db, storage, new Date(Date.now() - UNATTACHED_FILE_RETENTION_MS));
+    },
+    {
+      intervalMs: 60 * 60 * 1000,
+      onError: (error) => {
+        if (env.LOG_LEVEL !== "silent") console.error("Nettoyage des fichiers abandonnés impossible :", error);
+      },
+    },
+  );
   // A database given by the caller stays the caller's to close.
   return {
     handler: app,
     env,
     database: db,
     close: async () => {
-      await rateLimitPruning.stop();
+      await Promise.all([rateLimitPruning.stop(), fileCleanup.stop()]);
       if (!options.database) await db.close();
     },
   };

@@ -1,6 +1,7 @@
 import Pause from "lucide-react/icons/pause";
 import Play from "lucide-react/icons/play";
 import { useEffect, useState } from "react";
+import { useHydrated } from "~/components/ui/use-hydrated";
 
 /** A quote as the about page's loader reads it from `quotes`. */
 export interface Quote {
@@ -32,14 +33,13 @@ function usePrefersReducedMotion(): boolean {
  */
 export function QuoteRotator({ quotes, intervalMs }: { quotes: readonly Quote[]; intervalMs: number }) {
   const [index, setIndex] = useState(0);
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   const [paused, setPaused] = useState(false);
   const [hovered, setHovered] = useState(false);
   const [chosen, setChosen] = useState(false);
   const reducedMotion = usePrefersReducedMotion();
   const rotating = hydrated && !reducedMotion && !paused && !hovered && quotes.length > 1;
 
-  useEffect(() => setHydrated(true), []);
   useEffect(() => {
     if (!rotating) return;
     const timer = window.setInterval(() => setIndex((current) => (current + 1) % quotes.length), intervalMs);

@@ -1,9 +1,10 @@
 import { Link } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
-import { formatFcfa, formatWeeks, plural } from "~/lib/format";
+import { formatPrice, formatWeeks, plural } from "~/lib/format";
 import { CourseIcon } from "./course-icon";
 import { courseHref, enrolHref, formatRating } from "./links";
 import { Icon } from "~/components/public/icon";
+import { thumbnailSources, toThumbnail, type Thumbnail } from "~/lib/uploads";
 
 export interface CourseCardData {
   slug: string;
@@ -15,6 +16,7 @@ export interface CourseCardData {
   priceFcfa: number;
   icon: string;
   popular: boolean;
+  thumbnail: Thumbnail | null;
   /** The modules the card lists (the first three on the catalogue, none on the home page). */
   modules: string[];
   moduleCount: number;
@@ -30,7 +32,7 @@ const SHOWN_MODULES = 3;
  * data is repeated in the page for hydration (docs/decisions/0011-lean-loader-data.md).
  */
 export function toCourseCardData(
-  course: Omit<CourseCardData, "moduleCount"> & { modules: string[] },
+  course: Omit<CourseCardData, "moduleCount" | "thumbnail"> & { modules: string[]; thumbnailFileId: string | null; thumbnailVariants: Record<string, string> | null },
   variant: "home" | "catalogue",
 ): CourseCardData {
   return {
@@ -43,6 +45,7 @@ export function toCourseCardData(
     priceFcfa: course.priceFcfa,
     icon: course.icon,
     popular: course.popular,
+    thumbnail: toThumbnail(course.thumbnailFileId, course.thumbnailVariants),
     modules: variant === "catalogue" ? course.modules.slice(0, SHOWN_MODULES) : [],
     moduleCount: course.modules.length,
     categorySlug: course.categorySlug,
@@ -79,6 +82,18 @@ export function CourseCard({
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow duration-200 hover:shadow-xl focus-within:shadow-xl">
       <div className={`relative flex h-36 items-center justify-center bg-linear-to-br ${banner}`}>
+        {course.thumbnail ? (
+          <img
+            {...thumbnailSources(course.thumbnail)}
+            sizes="(min-width: 1024px) 24rem, (min-width: 640px) 50vw, 100vw"
+            alt=""
+            width={320}
+            height={144}
+            loading="lazy"
+            decoding="async"
+            className="absolute inset-0 size-full object-cover"
+          />
+        ) : null}
         <div className="absolute inset-x-3 top-3 flex items-start justify-between gap-2">
           <div className="flex flex-wrap gap-1.5">
             <span className="rounded-full bg-white px-2.5 py-0.5 text-xs font-semibold text-slate-800 shadow-sm">
@@ -95,9 +110,11 @@ export function CourseCard({
             {course.levelName}
           </span>
         </div>
-        <span className="mt-4 flex size-16 items-center justify-center rounded-2xl bg-white/15 ring-1 ring-white/30">
-          <CourseIcon name={course.icon} className="size-9 text-white" strokeWidth={1.75} />
-        </span>
+        {course.thumbnail ? null : (
+          <span className="mt-4 flex size-16 items-center justify-center rounded-2xl bg-white/15 ring-1 ring-white/30">
+            <CourseIcon name={course.icon} className="size-9 text-white" strokeWidth={1.75} />
+          </span>
+        )}
         {/* Always shown on phones and touch screens; with a mouse on a wide screen, on hover and focus. */}
         <Link
           to={href}
@@ -138,10 +155,12 @@ export function CourseCard({
         ) : null}
 
         <ul className="mt-4 flex flex-wrap items-center gap-x-4 gap-y-1.5 text-sm text-slate-600">
-          <li className="inline-flex items-center gap-1.5">
-            <Icon name="clock" className="size-4 text-slate-500" aria-hidden="true" />
-            {formatWeeks(course.durationWeeks)}
-          </li>
+          {course.durationWeeks > 0 ? (
+            <li className="inline-flex items-center gap-1.5">
+              <Icon name="clock" className="size-4 text-slate-500" aria-hidden="true" />
+              {formatWeeks(course.durationWeeks)}
+            </li>
+          ) : null}
           <li className="inline-flex items-center gap-1.5">
             <Icon name="users" className="size-4 text-slate-500" aria-hidden="true" />
             {plural(course.studentCount, "étudiant", "étudiants")}
@@ -159,7 +178,7 @@ export function CourseCard({
 
         <div className="mt-auto pt-5">
           <div className="flex items-center justify-between gap-3 border-t border-slate-100 pt-4">
-            <p className="text-lg font-bold text-brand-700">{formatFcfa(course.priceFcfa)}</p>
+            <p className="text-lg font-bold text-brand-700">{formatPrice(course.priceFcfa)}</p>
             <Link to={enrolHref(course.slug)} className={buttonClasses({ size: "sm", className: "px-4" })}>
               S'inscrire<span className="sr-only"> à la formation {course.title}</span>
             </Link>

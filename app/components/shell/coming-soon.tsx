@@ -30,6 +30,5 @@ export function ComingSoon({ screen }: { screen: UpcomingScreen }) {
 }
 
 export function upcomingKey(pathname: string): string {
-  const path = pathname.replace(/\.data$/, "").replace(/^\/+|\/+$/g, "");
-  return path.replace(/^dashboard\/course-creator\/[^/]+$/, "dashboard/course-creator/:id");
+  return pathname.replace(/\.data$/, "").replace(/^\/+|\/+$/g, "");
 }

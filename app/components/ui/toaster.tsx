@@ -1,4 +1,5 @@
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
+import { useHydrated } from "./use-hydrated";
 import { Toaster as Sonner, toast as showToast } from "sonner";
 
 export type ToastMessage = {
@@ -49,8 +50,7 @@ export function useServerToast(toast: ToastMessage | null | undefined) {
  * before scripts load on a slow network). Removed once the page is hydrated, when sonner shows it.
  */
 export function NoScriptToast({ toast }: { toast: ToastMessage | null | undefined }) {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   if (!toast || hydrated) return null;
   return (
     <div

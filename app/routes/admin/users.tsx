@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { Download, UserPlus } from "lucide-react";
 import { requireAdmin } from "~/.server/auth/guards";
 import { dbContext, envContext } from "~/.server/context";
@@ -135,12 +136,6 @@ export async function action(args: Route.ActionArgs) {
 
 export function meta() {
   return [{ title: "Gestion des Utilisateurs · Administration" }];
-}
-
-function useHydrated() {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
 }
 
 function withParams(search: string, extra: Record<string, string>): string {

@@ -15,7 +15,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Input } from "~/components/ui/input";
 import { Select } from "~/components/ui/select";
 import { courseStatuses, courseStatusLabels, type CourseStatus } from "~/lib/course-status";
-import { formatFcfa, plural } from "~/lib/format";
+import { formatFcfa, formatPrice, plural } from "~/lib/format";
 import type { Route } from "./+types/course-list";
 
 /**
@@ -150,7 +150,7 @@ function CourseCard({ course, admin }: { course: CourseView; admin: boolean }) {
         <p className="mt-1 line-clamp-2 text-sm text-slate-600">{course.description}</p>
         <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
           <dt className="text-slate-600">Prix</dt>
-          <dd className="text-right font-semibold text-slate-900">{course.priceFcfa > 0 ? formatFcfa(course.priceFcfa) : "Gratuit"}</dd>
+          <dd className="text-right font-semibold text-slate-900">{formatPrice(course.priceFcfa)}</dd>
           <dt className="text-slate-600">Contenu</dt>
           <dd className="text-right text-slate-900">
             {plural(course.lessonCount, "leçon", "leçons")}
@@ -167,7 +167,7 @@ function CourseCard({ course, admin }: { course: CourseView; admin: boolean }) {
         </dl>
         <p className="mt-3 text-xs text-slate-600">Mis à jour le {course.updatedLabel}</p>
         <div className="mt-auto flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
-          <Link to={`/dashboard/course-creator/${course.id}`} className={buttonClasses({ variant: "outline", size: "sm" })} aria-label={`Modifier « ${course.title} »`}>
+          <Link to={`/dashboard/course-creator/${course.id}?retour=${admin ? "/admin/my-courses" : "/teacher/courses"}`} className={buttonClasses({ variant: "outline", size: "sm" })} aria-label={`Modifier « ${course.title} »`}>
             <FilePen aria-hidden="true" className="size-4" />
             Modifier
           </Link>

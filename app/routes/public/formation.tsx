@@ -1,20 +1,27 @@
 import { Link, data, isRouteErrorResponse } from "react-router";
-import { getPublishedCourse } from "~/.server/catalogue";
+import { getOptionalUser } from "~/.server/auth/guards";
+import { getCourseBySlug, listLessonOutline } from "~/.server/catalogue";
 import { dbContext } from "~/.server/context";
+import { canViewCourse } from "~/.server/courses/access";
 import { CourseIcon } from "~/components/public/course-icon";
 import { NotFoundContent } from "~/components/public/not-found";
 import { skipPublicRevalidation } from "~/components/public/revalidate";
 import { courseHref, enrolHref, formatRating } from "~/components/public/links";
 import { buttonClasses } from "~/components/ui/button";
-import { formatFcfa, formatWeeks, plural } from "~/lib/format";
+import { formatPrice, formatWeeks, plural } from "~/lib/format";
+import { thumbnailSources, toThumbnail } from "~/lib/uploads";
 import { absoluteUrl, jsonLd, pageMeta, siteFromMatches } from "~/lib/seo";
 import type { Route } from "./+types/formation";
 import { Icon } from "~/components/public/icon";
 
-export async function loader({ params, context }: Route.LoaderArgs) {
-  const course = await getPublishedCourse(context.get(dbContext), params.slug);
-  if (!course) throw data(null, { status: 404 });
-  return { course };
+export async function loader(args: Route.LoaderArgs) {
+  const db = args.context.get(dbContext);
+  const found = await getCourseBySlug(db, args.params.slug);
+  // Only a published course is public; its teacher and admins also see it as a preview.
+  const user = found && found.status !== "published" ? await getOptionalUser(args) : null;
+  if (!found || !canViewCourse(user, found)) throw data(null, { status: 404 });
+  const { instructorId: _instructor, thumbnailFileId, thumbnailVariants, ...course } = found;
+  return { course: { ...course, thumbnail: toThumbnail(thumbnailFileId, thumbnailVariants) }, lessons: await listLessonOutline(db, course.id) };
 }
 
 export const shouldRevalidate = skipPublicRevalidation;
@@ -29,15 +36,24 @@ function summary(text: string, max = 160): string {
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return [{ title: "Page introuvable" }, { name: "robots", content: "noindex" }];
   const { course } = loaderData;
-  return pageMeta(matches, {
+  const meta = pageMeta(matches, {
     title: `Formation ${course.title}`,
     description: summary(course.description),
     path: courseHref(course.slug),
   });
+  // A preview of an unpublished course is never indexed.
+  return course.status === "published" ? meta : [...meta, { name: "robots", content: "noindex" }];
 };
 
+/** "1 h 30", "45 min" */
+function formatLessonDuration(minutes: number): string {
+  if (minutes < 60) return `${minutes} min`;
+  const rest = minutes % 60;
+  return `${Math.floor(minutes / 60)} h${rest ? ` ${String(rest).padStart(2, "0")}` : ""}`;
+}
+
 export default function CoursePage({ loaderData, matches }: Route.ComponentProps) {
-  const { course } = loaderData;
+  const { course, lessons } = loaderData;
   const layout = matches[1]?.loaderData;
   const site = siteFromMatches(matches);
   const institute = layout?.institute;
@@ -52,7 +68,7 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
     inLanguage: "fr",
     educationalLevel: course.levelName,
     about: course.categoryName,
-    timeRequired: `P${course.durationWeeks}W`,
+    ...(course.durationWeeks > 0 ? { timeRequired: `P${course.durationWeeks}W` } : {}),
     syllabusSections: course.modules.map((module) => ({ "@type": "Syllabus", name: module })),
     ...(course.prerequisites.length > 0 ? { coursePrerequisites: course.prerequisites } : {}),
     ...(course.objectives.length > 0 ? { teaches: course.objectives } : {}),
@@ -64,7 +80,7 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
     },
     offers: {
       "@type": "Offer",
-      category: "Paid",
+      category: course.priceFcfa > 0 ? "Paid" : "Free",
       price: course.priceFcfa,
       priceCurrency: "XOF",
       availability: "https://schema.org/InStock",
@@ -73,7 +89,7 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
     hasCourseInstance: {
       "@type": "CourseInstance",
       courseMode: "Blended",
-      courseWorkload: `P${course.durationWeeks}W`,
+      ...(course.durationWeeks > 0 ? { courseWorkload: `P${course.durationWeeks}W` } : {}),
       inLanguage: "fr",
     },
     ...(course.rating !== null
@@ -89,9 +105,13 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
   };
 
   const facts = [
-    { icon: "clock" as const, label: "Durée", value: formatWeeks(course.durationWeeks) },
+    ...(course.durationWeeks > 0 ? [{ icon: "clock" as const, label: "Durée", value: formatWeeks(course.durationWeeks) }] : []),
     { icon: "chart-column" as const, label: "Niveau", value: course.levelName },
-    { icon: "list-checks" as const, label: "Programme", value: plural(course.modules.length, "module", "modules") },
+    {
+      icon: "list-checks" as const,
+      label: "Programme",
+      value: lessons.length > 0 ? plural(lessons.length, "leçon", "leçons") : plural(course.modules.length, "module", "modules"),
+    },
     { icon: "users" as const, label: "Inscrits", value: plural(course.studentCount, "étudiant", "étudiants") },
     ...(course.maxStudents ? [{ icon: "users" as const, label: "Places par session", value: String(course.maxStudents) }] : []),
     { icon: "award" as const, label: "Certification", value: "Certificat de l'institut" },
@@ -99,7 +119,17 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
 
   return (
     <main>
-      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd(structuredData) }} />
+      {course.status === "published" ? (
+        <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd(structuredData) }} />
+      ) : (
+        <div role="status" className="border-b border-amber-300 bg-amber-50 px-4 py-3 text-center text-sm text-amber-950">
+          <strong>Aperçu :</strong> ce cours est {course.status === "draft" ? "un brouillon" : "archivé"} ; il n'apparaît pas dans le catalogue
+          et seuls son enseignant et les administrateurs voient cette page.{" "}
+          <Link to={`/dashboard/course-creator/${course.id}`} className="font-semibold underline underline-offset-2">
+            Modifier le cours
+          </Link>
+        </div>
+      )}
 
       <section className="bg-brand-800 text-white">
         <div className="mx-auto max-w-7xl px-4 pt-6 pb-12 sm:px-6 lg:px-8 lg:pb-16">
@@ -150,10 +180,12 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
               <h1 className="mt-4 text-3xl font-extrabold tracking-tight sm:text-5xl">{course.title}</h1>
               <p className="mt-4 text-base leading-relaxed text-brand-100 sm:text-lg">{course.description}</p>
               <ul className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-brand-50">
-                <li className="inline-flex items-center gap-2">
-                  <Icon name="clock" className="size-5 text-accent-500" aria-hidden="true" />
-                  {formatWeeks(course.durationWeeks)}
-                </li>
+                {course.durationWeeks > 0 ? (
+                  <li className="inline-flex items-center gap-2">
+                    <Icon name="clock" className="size-5 text-accent-500" aria-hidden="true" />
+                    {formatWeeks(course.durationWeeks)}
+                  </li>
+                ) : null}
                 <li className="inline-flex items-center gap-2">
                   <Icon name="users" className="size-5 text-accent-500" aria-hidden="true" />
                   {plural(course.studentCount, "étudiant", "étudiants")}
@@ -169,6 +201,17 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
                 ) : null}
               </ul>
             </div>
+            {course.thumbnail ? (
+              <img
+                {...thumbnailSources(course.thumbnail)}
+                sizes="(min-width: 1024px) 24rem, (min-width: 640px) 20rem, 100vw"
+                alt=""
+                width={384}
+                height={216}
+                decoding="async"
+                className="h-auto w-full rounded-2xl object-cover shadow-lg ring-1 ring-white/20 sm:ml-auto sm:w-80 lg:w-96"
+              />
+            ) : null}
           </div>
         </div>
       </section>
@@ -179,7 +222,7 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
             <h2 id="inscription" className="text-sm font-semibold tracking-wider text-slate-600 uppercase">
               Tarif de la formation
             </h2>
-            <p className="mt-2 text-3xl font-extrabold text-brand-700">{formatFcfa(course.priceFcfa)}</p>
+            <p className="mt-2 text-3xl font-extrabold text-brand-700">{formatPrice(course.priceFcfa)}</p>
             <p className="mt-1 text-sm text-slate-600">Mobile money, carte bancaire ou espèces dans nos bureaux.</p>
             <Link to={enrolHref(course.slug)} className={buttonClasses({ size: "lg", className: "mt-6 w-full" })}>
               S'inscrire
@@ -204,14 +247,38 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
               Programme de la formation
             </h2>
             <ol className="mt-6 space-y-3">
-              {course.modules.map((module, index) => (
-                <li key={module} className="flex items-center gap-4 rounded-xl border border-slate-200 bg-white p-4">
-                  <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-50 text-sm font-bold text-brand-700">
-                    {index + 1}
-                  </span>
-                  <span className="font-medium text-slate-800">{module}</span>
-                </li>
-              ))}
+              {lessons.length > 0
+                ? lessons.map((lesson, index) => (
+                    <li key={lesson.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-xl border border-slate-200 bg-white p-4">
+                      <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-50 text-sm font-bold text-brand-700">
+                        {index + 1}
+                      </span>
+                      <span className="min-w-0 flex-1 font-medium text-slate-800">{lesson.title}</span>
+                      {lesson.durationMinutes > 0 ? (
+                        <span className="inline-flex items-center gap-1.5 text-sm text-slate-600">
+                          <Icon name="clock" className="size-4" aria-hidden="true" />
+                          {formatLessonDuration(lesson.durationMinutes)}
+                        </span>
+                      ) : null}
+                      {lesson.isFree ? (
+                        <Link
+                          to={`${courseHref(course.slug)}/apercu/${lesson.id}`}
+                          className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-3 py-1 text-sm font-semibold text-emerald-800 ring-1 ring-emerald-200 hover:bg-emerald-100"
+                        >
+                          <Icon name="eye" className="size-4" aria-hidden="true" />
+                          Aperçu gratuit<span className="sr-only"> : {lesson.title}</span>
+                        </Link>
+                      ) : null}
+                    </li>
+                  ))
+                : course.modules.map((module, index) => (
+                    <li key={module} className="flex items-center gap-4 rounded-xl border border-slate-200 bg-white p-4">
+                      <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-50 text-sm font-bold text-brand-700">
+                        {index + 1}
+                      </span>
+                      <span className="font-medium text-slate-800">{module}</span>
+                    </li>
+                  ))}
             </ol>
           </section>
 

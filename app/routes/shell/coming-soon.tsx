@@ -5,12 +5,12 @@ import { upcomingScreens } from "~/lib/sidebar";
 import type { Route } from "./+types/coming-soon";
 
 /**
- * Who may open a screen (document 1's guards): /admin/* administrators, /teacher/* and the course
- * creator teachers (or administrators), the rest of /dashboard any signed-in user.
+ * Who may open a screen (document 1's guards): /admin/* administrators, /teacher/* teachers (or
+ * administrators), the rest of /dashboard any signed-in user.
  */
 function guardFor(key: string) {
   if (key === "admin" || key.startsWith("admin/")) return requireAdmin;
-  if (key === "teacher" || key.startsWith("teacher/") || key.startsWith("dashboard/course-creator")) return requireTeacher;
+  if (key === "teacher" || key.startsWith("teacher/")) return requireTeacher;
   return requireUser;
 }
 

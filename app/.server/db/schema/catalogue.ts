@@ -127,8 +127,11 @@ export const files = pgTable(
     /** Resized images of a thumbnail: width in pixels → storage key. */
     variants: jsonb("variants").$type<Record<string, string>>().notNull().default({}),
     courseId: integer("course_id").references((): AnyPgColumn => courses.id, { onDelete: "cascade" }),
-    /** A lesson attachment's lesson (lesson videos are referenced from lessons.video_file_id). */
-    lessonId: integer("lesson_id").references((): AnyPgColumn => lessons.id, { onDelete: "cascade" }),
+    /**
+     * A lesson attachment's lesson (lesson videos are referenced from lessons.video_file_id). Set
+     * null when the lesson goes: the file is then unreferenced and removed with its bytes.
+     */
+    lessonId: integer("lesson_id").references((): AnyPgColumn => lessons.id, { onDelete: "set null" }),
     uploadedBy: text("uploaded_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,0 +1,92 @@
+import type { ComponentProps } from "react";
+import { Icon } from "~/components/public/icon";
+import { fileUrl, formatFileSize } from "~/lib/uploads";
+
+type LessonFile = { id: string; name: string; size: number; contentType: string };
+
+export type LessonBodyData = {
+  title: string;
+  description: string;
+  content: string;
+  videoUrl: string | null;
+  video: LessonFile | null;
+  attachments: LessonFile[];
+};
+
+/**
+ * What a lesson holds, as a learner reads it on a phone: the video with the browser's own
+ * controls (streamed with Range requests, so it starts and seeks without loading it whole), the
+ * text in paragraphs (plain text, never HTML), and the documents to open or download.
+ */
+export function LessonBody({ lesson, className, videoProps }: { lesson: LessonBodyData; className?: string; videoProps?: ComponentProps<"video"> }) {
+  const paragraphs = lesson.content
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean);
+  return (
+    <div className={["space-y-6", className].filter(Boolean).join(" ")}>
+      {lesson.video ? (
+        <figure className="space-y-2">
+          <video
+            src={fileUrl(lesson.video.id)}
+            controls
+            preload="metadata"
+            playsInline
+            className="aspect-video w-full rounded-xl bg-black"
+            aria-label={`Vidéo : ${lesson.title}`}
+            {...videoProps}
+          >
+            Votre navigateur ne lit pas cette vidéo : <a href={fileUrl(lesson.video.id)}>téléchargez-la</a>.
+          </video>
+          <figcaption className="text-sm text-slate-600">
+            <a href={fileUrl(lesson.video.id)} download={lesson.video.name} className="inline-flex items-center gap-1.5 font-medium text-brand-700 hover:underline">
+              <Icon name="download" className="size-4" aria-hidden="true" />
+              Télécharger la vidéo pour la regarder hors ligne ({formatFileSize(lesson.video.size)})
+            </a>
+          </figcaption>
+        </figure>
+      ) : lesson.videoUrl ? (
+        <a
+          href={lesson.videoUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="flex items-center gap-3 rounded-xl border border-slate-200 bg-white p-4 font-semibold text-brand-700 hover:bg-brand-50"
+        >
+          <Icon name="circle-play" className="size-8 shrink-0" aria-hidden="true" />
+          Regarder la vidéo de la leçon<span className="sr-only"> (s'ouvre sur un autre site)</span>
+        </a>
+      ) : null}
+
+      {lesson.description ? <p className="text-lg leading-relaxed text-slate-700">{lesson.description}</p> : null}
+
+      {paragraphs.length > 0 ? (
+        <div className="space-y-4 leading-relaxed text-slate-800">
+          {paragraphs.map((paragraph, index) => (
+            <p key={index} className="whitespace-pre-line">
+              {paragraph}
+            </p>
+          ))}
+        </div>
+      ) : null}
+
+      {lesson.attachments.length > 0 ? (
+        <section aria-labelledby="documents-de-la-lecon">
+          <h2 id="documents-de-la-lecon" className="text-lg font-bold text-slate-900">
+            Documents de la leçon
+          </h2>
+          <ul className="mt-3 divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white">
+            {lesson.attachments.map((file) => (
+              <li key={file.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3">
+                <Icon name="download" className="size-5 shrink-0 text-brand-700" aria-hidden="true" />
+                <a href={fileUrl(file.id)} className="min-w-0 flex-1 font-medium break-all text-brand-700 hover:underline">
+                  {file.name}
+                </a>
+                <span className="text-sm text-slate-600">{formatFileSize(file.size)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  );
+}
