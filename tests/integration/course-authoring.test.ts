@@ -108,12 +108,12 @@ describe("createCourse", () => {
       description: "La description est obligatoire.",
       category: "Choisissez une catégorie.",
       level: "Choisissez un niveau.",
-      durationWeeks: "La durée doit être supérieur ou égal à 0.",
+      durationWeeks: "La durée doit valoir au moins 0.",
       priceFcfa: "Le prix doit être un nombre entier.",
-      maxStudents: "Le nombre maximum d'étudiants doit être supérieur ou égal à 1.",
+      maxStudents: "Le nombre maximum d'étudiants doit valoir au moins 1.",
       liveSessionUrl: "Saisissez un lien valide (http:// ou https://).",
       "lessons.0.title": "Le titre de la leçon est obligatoire.",
-      "lessons.1.durationMinutes": "La durée de la leçon doit être supérieur ou égal à 0.",
+      "lessons.1.durationMinutes": "La durée de la leçon doit valoir au moins 0.",
       "lessons.1.videoUrl": "Saisissez un lien vidéo valide (http:// ou https://).",
     });
     expect(result.formError).toMatch(/n'a pas été enregistré/);

@@ -11,7 +11,7 @@ import { courseStatuses } from "~/lib/course-status";
 const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "") || value === null ? undefined : value;
 
 function integer(label: string, { min, max, empty }: { min: number; max: number; empty: number | null }) {
-  return z.unknown().transform((value, ctx): number | null => {
+  return z.unknown().optional().transform((value, ctx): number | null => {
     if (value === undefined || value === null || (typeof value === "string" && value.trim() === "")) return empty;
     // Spaces are thousands separators in French ("120 000").
     const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.replace(/[\s\u00a0\u202f]/g, "") : "";
@@ -20,7 +20,7 @@ function integer(label: string, { min, max, empty }: { min: number; max: number;
       return z.NEVER;
     }
     const number = Number(text);
-    if (number < min) ctx.addIssue({ code: "custom", message: `${label} doit être supérieur ou égal à ${min}.` });
+    if (number < min) ctx.addIssue({ code: "custom", message: `${label} doit valoir au moins ${min}.` });
     else if (number > max) ctx.addIssue({ code: "custom", message: `${label} ne doit pas dépasser ${max.toLocaleString("fr-FR")}.` });
     return number;
   });
