@@ -3,7 +3,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from "@pla
 import { linkIn } from "../setup/smtp";
 import { expectNoSeriousA11yViolations } from "./axe";
 import { startIsolatedServer, type IsolatedServer } from "./isolated-server";
-import { signIn } from "./sign-in";
+import { demoAccounts, signIn } from "./sign-in";
 
 /**
  * User management (/admin/users) in a real browser. These tests change roles and deactivate
@@ -15,11 +15,7 @@ import { signIn } from "./sign-in";
 // Several pages, two browsers and axe per test: more time than the default 30 s on a busy machine.
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
-const demo = {
-  admin: { email: "admin@campus.test", password: "Demo-Admin-ICEF-2025" },
-  teacher: { email: "enseignant@campus.test", password: "Demo-Enseignant-2025" },
-  student: { email: "etudiant@campus.test", password: "Demo-Etudiant-2025", name: "Aïssata Keïta" },
-};
+const demo = demoAccounts;
 
 let own: IsolatedServer;
 let base = "";

@@ -1,18 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./axe";
-import { signIn } from "./sign-in";
-
-// Demo accounts of the development seed (app/.server/db/seed/demo-accounts.ts); read-only here.
-const accounts = {
-  student: { email: "etudiant@campus.test", password: "Demo-Etudiant-2025", name: "Aïssata Keïta" },
-  teacher: { email: "enseignant@campus.test", password: "Demo-Enseignant-2025", name: "Seydou Traoré" },
-  admin: { email: "admin@campus.test", password: "Demo-Admin-ICEF-2025", name: "Fatoumata Coulibaly" },
-} as const;
-
-/** Signs in through the /auth page (as a person would), landing on `to`. */
-function signInAs(page: Page, who: keyof typeof accounts, to = "/dashboard") {
-  return signIn(page, accounts[who].email, accounts[who].password, to);
-}
+import { demoAccounts as accounts, signInAs } from "./sign-in";
 
 const sidebar = (page: Page) => page.locator("#barre-laterale");
 

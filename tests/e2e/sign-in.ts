@@ -1,5 +1,12 @@
 import { expect, type Page } from "@playwright/test";
 
+/** Demo accounts of the development seed (app/.server/db/seed/demo-accounts.ts). */
+export const demoAccounts = {
+  student: { email: "etudiant@campus.test", password: "Demo-Etudiant-2025", name: "Aïssata Keïta" },
+  teacher: { email: "enseignant@campus.test", password: "Demo-Enseignant-2025", name: "Seydou Traoré" },
+  admin: { email: "admin@campus.test", password: "Demo-Admin-ICEF-2025", name: "Fatoumata Coulibaly" },
+} as const;
+
 /** Fills and sends the sign-in form of /auth as a person would (coming back to `redirectTo` when given). */
 export async function submitSignInForm(page: Page, email: string, password: string, redirectTo?: string) {
   await page.goto(redirectTo ? `/auth?redirectTo=${encodeURIComponent(redirectTo)}` : "/auth");
@@ -13,4 +20,9 @@ export async function submitSignInForm(page: Page, email: string, password: stri
 export async function signIn(page: Page, email: string, password: string, to = "/dashboard") {
   await submitSignInForm(page, email, password, to);
   await expect(page).toHaveURL(new RegExp(`${to.replace(/[/?]/g, "\\$&")}$`));
+}
+
+/** Signs in as one of the demo accounts, landing on `to`. */
+export function signInAs(page: Page, who: keyof typeof demoAccounts, to = "/dashboard") {
+  return signIn(page, demoAccounts[who].email, demoAccounts[who].password, to);
 }
