@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
+import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -51,10 +51,24 @@ export function createDiskStorage(root: string): FileStorage {
       return info;
     },
     async get(key, range?: ByteRange) {
-      const info = await stat(key);
-      if (!info) throw new StorageNotFoundError(key);
-      const stream = createReadStream(pathOf(key), range ? { start: range.start, end: range.end } : {});
-      return { stream, size: info.size };
+      // Size and bytes from one open file: a put or delete racing between a stat and an open
+      // would otherwise pair one file's size with another's bytes, or fail mid-stream.
+      let handle: fs.FileHandle;
+      try {
+        handle = await fs.open(pathOf(key), "r");
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new StorageNotFoundError(key);
+        throw error;
+      }
+      try {
+        const info = await handle.stat();
+        if (!info.isFile()) throw new StorageNotFoundError(key);
+        const stream = handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+        return { stream, size: info.size };
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
     },
     stat,
     async delete(key) {

@@ -85,11 +85,29 @@ export function createS3Storage(options: S3Options): FileStorage {
     },
     async get(key, range?: ByteRange) {
       const response = await send("GET", key, range ? { headers: { range: `bytes=${range.start}-${range.end}` } } : {});
-      if (response.status === 404) throw new StorageNotFoundError(key);
+      if (response.status === 404) {
+        // An unread body holds its pooled connection until garbage collection.
+        await response.body?.cancel();
+        throw new StorageNotFoundError(key);
+      }
       if (!response.ok || !response.body) return failure(response, `GET ${key}`);
-      const total = response.headers.get("content-range")?.match(/\/(\d+)$/)?.[1];
+      const contentRange = response.headers.get("content-range");
+      const total = contentRange?.match(/\/(\d+)$/)?.[1];
       const size = Number(total ?? response.headers.get("content-length") ?? 0);
-      return { stream: Readable.fromWeb(response.body as WebReadableStream), size };
+      const stream = Readable.fromWeb(response.body as WebReadableStream);
+      if (!range) return { stream, size };
+      // HTTP lets a server ignore a Range (200, whole body) or serve a wider one: keep exactly
+      // the bytes asked for, since the caller has already announced their count.
+      const served = response.status === 206 ? contentRange?.match(/^bytes (\d+)-(\d+)\//) : null;
+      const servedStart = served ? Number(served[1]) : 0;
+      const servedEnd = served ? Number(served[2]) : size - 1;
+      const end = Math.min(range.end, size - 1);
+      if ((response.status === 206 && !served) || servedStart > range.start || servedEnd < end) {
+        stream.destroy();
+        throw new Error(`S3 GET ${key} : plage ${contentRange ?? "absente"} au lieu de ${range.start}-${range.end}`);
+      }
+      if (servedStart === range.start && servedEnd === end) return { stream, size };
+      return { stream: slice(stream, range.start - servedStart, end - range.start + 1), size };
     },
     stat,
     async delete(key) {
@@ -98,4 +116,24 @@ export function createS3Storage(options: S3Options): FileStorage {
       await response.body?.cancel();
     },
   };
+}
+
+/** `length` bytes of `source` after its first `skip` ones; the rest of `source` is not read. */
+function slice(source: Readable, skip: number, length: number): Readable {
+  return Readable.from(
+    (async function* () {
+      let toSkip = skip;
+      let left = length;
+      for await (const chunk of source as AsyncIterable<Buffer>) {
+        const start = Math.min(toSkip, chunk.length);
+        toSkip -= start;
+        const part = chunk.subarray(start, start + left);
+        left -= part.length;
+        if (part.length > 0) yield part;
+        // Leaving the loop destroys `source`, which cancels the download.
+        if (left === 0) return;
+      }
+    })(),
+    { objectMode: false },
+  );
 }
