@@ -29,7 +29,8 @@ const clientChunks = {
  */
 const bundledServerDependencies = {
   noExternal: true as const,
-  external: ["@electric-sql/pglite", "@node-rs/argon2", "sharp", "pg", "express", "nodemailer"],
+  // pdfkit reads its font files through its own package imports (#standard-fonts/…).
+  external: ["@electric-sql/pglite", "@node-rs/argon2", "sharp", "pg", "express", "nodemailer", "pdfkit"],
 };
 
 export default defineConfig(({ command }) => ({

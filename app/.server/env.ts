@@ -81,16 +81,40 @@ const envSchema = z
     S3_REGION: z.string().trim().min(1, "ne doit pas être vide").default("us-east-1"),
     S3_ACCESS_KEY_ID: z.string().trim().min(1, "ne doit pas être vide").optional(),
     S3_SECRET_ACCESS_KEY: z.string().trim().min(1, "ne doit pas être vide").optional(),
+    // Payments (app/.server/payments): CinetPay for mobile money and cards when its three keys are
+    // set; the local test gateway outside production (PAYMENT_SANDBOX forces it on or off).
+    CINETPAY_API_KEY: z.string().trim().min(1, "ne doit pas être vide").optional(),
+    CINETPAY_SITE_ID: z.string().trim().regex(/^\d{1,20}$/, "doit être l'identifiant numérique du site (SITEID de CinetPay)").optional(),
+    CINETPAY_SECRET_KEY: z.string().trim().min(1, "ne doit pas être vide").optional(),
+    CINETPAY_API_URL: z
+      .url({ protocol: /^https?$/, error: "doit être une adresse http:// ou https://" })
+      .transform((value) => value.replace(/\/+$/, ""))
+      .default("https://api-checkout.cinetpay.com/v2"),
+    PAYMENT_SANDBOX: z
+      .enum(["true", "false", "1", "0"], { error: "doit valoir true, false, 1 ou 0" })
+      .transform((value) => value === "true" || value === "1")
+      .optional(),
     // Accounts: BETTER_AUTH_SECRET, SMTP_URL, MAIL_FROM, GOOGLE_CLIENT_ID/SECRET, SESSION_IDLE_MINUTES, SESSION_MAX_DAYS.
     ...authEnvShape,
   })
   .superRefine((env, ctx) => {
-    if (!env.S3_BUCKET) return;
-    for (const name of ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
-      if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "est obligatoire quand S3_BUCKET est défini" });
+    if (env.S3_BUCKET) {
+      for (const name of ["S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "est obligatoire quand S3_BUCKET est défini" });
+      }
+    }
+    const cinetpay = ["CINETPAY_API_KEY", "CINETPAY_SITE_ID", "CINETPAY_SECRET_KEY"] as const;
+    if (cinetpay.some((name) => env[name])) {
+      for (const name of cinetpay) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "est obligatoire avec les autres variables CINETPAY_*" });
+      }
     }
   })
-  .transform((env) => ({ ...env, PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}` }));
+  .transform((env) => ({
+    ...env,
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+    PAYMENT_SANDBOX: env.PAYMENT_SANDBOX ?? env.NODE_ENV !== "production",
+  }));
 
 export type Env = z.output<typeof envSchema>;
 

@@ -117,6 +117,8 @@ export async function signUp(
   db: Database,
   headers: Headers,
   input: { firstName: string; lastName: string; email: string; password: string },
+  /** Where the confirmation link lands (a local path, checked by the caller): the page that asked. */
+  callbackURL = "/dashboard",
 ): Promise<FlowOk | FlowError> {
   const email = normalizeEmail(input.email);
   // The spec's catalogue tells an existing address apart ("déjà utilisée"); Better Auth alone
@@ -133,7 +135,7 @@ export async function signUp(
         name: `${input.firstName.trim()} ${input.lastName.trim()}`,
         firstName: input.firstName.trim(),
         lastName: input.lastName.trim(),
-        callbackURL: "/dashboard",
+        callbackURL,
       },
       headers,
       returnHeaders: true,

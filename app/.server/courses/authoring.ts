@@ -6,6 +6,7 @@ import { listCategories, listLevels } from "../catalogue";
 import type { Database } from "../db/client";
 import { categories, courses, files, lessons, levels, users } from "../db/schema";
 import { canAuthorCourses, CourseNotFoundError, getManagedCourse, type Course } from "./access";
+import { recomputeCourseProgress } from "../enrolments";
 import { courseFieldErrors, courseFormSchema, type CourseFormData } from "./form-schema";
 
 export type Lesson = typeof lessons.$inferSelect;
@@ -315,6 +316,8 @@ export async function updateCourse(db: Database, actor: Actor, courseId: number,
           .returning();
         const saved = await saveLessons(tx, courseId, data.lessons, now);
         await releaseUnreferencedFiles(tx, courseId);
+        // A lesson added or removed changes every learner's share of lessons done.
+        await recomputeCourseProgress(tx, courseId, now);
         return { ok: true as const, course: course!, lessons: saved, becamePublished };
       }),
     "Impossible de mettre à jour le cours",

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { courses, files, lessons } from "../db/schema";
+import { followsCourse } from "../enrolments";
 import { FileNotFoundError, type ReadableFile } from "../files/serve";
 import { canManageCourse } from "./access";
 
@@ -9,8 +10,8 @@ import { canManageCourse } from "./access";
  * Who may read a file:
  * - not yet attached to a course (just uploaded): its uploader and admins;
  * - a course thumbnail: anyone;
- * - a lesson's video or attachment: the course's teacher and admins, and anyone when the lesson is
- *   a free preview of a published course.
+ * - a lesson's video or attachment: the course's teacher and admins, its learners (an active or
+ *   completed enrolment), and anyone when the lesson is a free preview of a published course.
  */
 export async function getReadableFile(db: Database, actor: Actor | null, id: string): Promise<ReadableFile> {
   if (!/^[A-Za-z0-9_-]{1,100}$/.test(id)) throw new FileNotFoundError();
@@ -34,6 +35,7 @@ export async function getReadableFile(db: Database, actor: Actor | null, id: str
       : file.lessonId !== null
         ? await db.select({ isFree: lessons.isFree }).from(lessons).where(eq(lessons.id, file.lessonId))
         : [];
-  if (lesson?.isFree && course.status === "published") return { file, visibility: "private" };
+  if (!lesson) throw new FileNotFoundError();
+  if ((lesson.isFree && course.status === "published") || (await followsCourse(db, actor, file.courseId))) return { file, visibility: "private" };
   throw new FileNotFoundError();
 }

@@ -14,6 +14,8 @@ import { loadEnv, type Env } from "../env";
 import { uploadLimits } from "../files/ingest";
 import { deleteUnattachedFiles, UNATTACHED_FILE_RETENTION_MS } from "../files/maintenance";
 import { createUploadServer } from "../files/uploads";
+import { expireAbandonedPayments } from "../payments";
+import { createPayments, paymentsContext } from "../payments/setup";
 import { createStorage, dataFolder } from "../storage";
 import { storageContext } from "../storage/context";
 import { createPageCache } from "./page-cache";
@@ -143,6 +145,9 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
   });
   uploads.mount(app);
 
+  // Payments: CinetPay when configured, the test gateway outside production, cash always.
+  const payments = createPayments({ db: db.db, env, secret: campusAuth.settings.secret, mailEnv: campusAuth.mailEnv });
+
   app.use(
     createRequestHandler({
       build: () => import("virtual:react-router/server-build"),
@@ -156,6 +161,7 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
         context.set(authContext, campusAuth.auth);
         context.set(sessionContext, sessionOf(res));
         context.set(storageContext, storage);
+        context.set(paymentsContext, payments);
         return context;
       },
     }),
@@ -167,16 +173,18 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
       if (env.LOG_LEVEL !== "silent") console.error("Nettoyage des compteurs de limitation impossible :", error);
     },
   });
-  // Abandoned uploads: unfinished ones, and files no course form claimed (hourly).
-  const fileCleanup = startPeriodicTask(
+  // Hourly housekeeping: abandoned uploads (unfinished, or never claimed by a course form) and
+  // payments left pending for 48 hours.
+  const housekeeping = startPeriodicTask(
     async () => {
       await uploads.deleteExpired();
       await deleteUnattachedFiles(db.db, storage, new Date(Date.now() - UNATTACHED_FILE_RETENTION_MS));
+      await expireAbandonedPayments(db.db);
     },
     {
       intervalMs: 60 * 60 * 1000,
       onError: (error) => {
-        if (env.LOG_LEVEL !== "silent") console.error("Nettoyage des fichiers abandonnés impossible :", error);
+        if (env.LOG_LEVEL !== "silent") console.error("Tâche de maintenance interrompue :", error);
       },
     },
   );
@@ -186,7 +194,7 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
     env,
     database: db,
     close: async () => {
-      await Promise.all([rateLimitPruning.stop(), fileCleanup.stop()]);
+      await Promise.all([rateLimitPruning.stop(), housekeeping.stop()]);
       if (!options.database) await db.close();
     },
   };

@@ -3,11 +3,18 @@ import nodemailer, { type Transporter } from "nodemailer";
 import type { Database } from "../db/client";
 import { institute, mailOutbox } from "../db/schema";
 
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
 export interface MailMessage {
   to: string;
   subject: string;
   html: string;
   text: string;
+  attachments?: MailAttachment[];
 }
 
 /** What sendMail needs from the environment (the app's Env satisfies it). */
@@ -65,7 +72,11 @@ export async function sendMail(db: Database, env: MailEnv, message: MailMessage)
     await transporterFor(env.SMTP_URL).sendMail({ from, ...message });
     return { via: "smtp" };
   }
-  const [row] = await db.insert(mailOutbox).values(message).returning({ id: mailOutbox.id });
+  const { attachments = [], ...rest } = message;
+  const [row] = await db
+    .insert(mailOutbox)
+    .values({ ...rest, attachments: attachments.map(({ filename, contentType, content }) => ({ filename, contentType, size: content.length })) })
+    .returning({ id: mailOutbox.id });
   if (env.LOG_LEVEL !== "silent" && process.env.NODE_ENV !== "test") {
     const links = extractLinks(message.text);
     console.log(

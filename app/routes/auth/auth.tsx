@@ -205,7 +205,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!parsed.success || Object.keys(fieldErrors).length) {
         return data({ intent, error: null, fieldErrors, values: kept, unverifiedEmail: null }, { status: 400 });
       }
-      const result = await signUp(auth, db, headers, parsed.data);
+      const result = await signUp(auth, db, headers, parsed.data, redirectTo);
       if (result.ok) throw redirect(`/auth?message=inscription${redirectTo !== "/dashboard" ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ""}`);
       return data(
         { intent, error: result.fieldErrors ? null : result.message, fieldErrors: result.fieldErrors ?? {}, values: kept, unverifiedEmail: null },

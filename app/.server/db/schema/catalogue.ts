@@ -74,6 +74,8 @@ export const courses = pgTable("courses", {
   thumbnailFileId: text("thumbnail_file_id").references((): AnyPgColumn => files.id, { onDelete: "set null" }),
   /** Link to the course's live sessions (Zoom, Meet, Jitsi...). */
   liveSessionUrl: text("live_session_url"),
+  /** The next live session, shown to enrolled learners. */
+  nextLiveAt: timestamp("next_live_at", { withTimezone: true }),
   status: courseStatus("status").notNull().default("draft"),
   position: integer("position").notNull().default(0),
   instructorId: text("instructor_id").references(() => users.id, { onDelete: "set null" }),

@@ -5,3 +5,5 @@ export * from "./activity";
 export * from "./mail";
 export * from "./audit";
 export * from "./about";
+export * from "./learning";
+export * from "./payments";

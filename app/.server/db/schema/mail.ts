@@ -1,4 +1,4 @@
-import { pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 
 /** Mails kept when no SMTP server is configured (SMTP_URL unset), so flows work on a laptop. */
 export const mailOutbox = pgTable("mail_outbox", {
@@ -7,5 +7,7 @@ export const mailOutbox = pgTable("mail_outbox", {
   subject: text("subject").notNull(),
   html: text("html").notNull(),
   text: text("text").notNull(),
+  /** Names and sizes of the attachments (their bytes are not kept: the learner's space has them). */
+  attachments: jsonb("attachments").$type<Array<{ filename: string; contentType: string; size: number }>>().notNull().default([]),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -1,0 +1,57 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { users } from "./auth";
+import { courses, lessons } from "./catalogue";
+
+/**
+ * pending_payment: enrolled, waiting for the payment to complete (no lesson open yet);
+ * active: following the course; completed: every lesson done; paused: stopped by the learner or
+ * the institute; cancelled: the payment expired or was refunded (enrolling again reopens the row).
+ */
+export const enrolmentStatus = pgEnum("enrolment_status", ["pending_payment", "active", "completed", "paused", "cancelled"]);
+
+/** One row per learner and course, whatever is clicked twice. */
+export const enrolments = pgTable(
+  "enrolments",
+  {
+    id: serial("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    courseId: integer("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    status: enrolmentStatus("status").notNull().default("pending_payment"),
+    /** Share of the course's lessons completed, 0–100, kept in step with lesson_progress. */
+    progress: integer("progress").notNull().default(0),
+    /** Where "Continuer" resumes. */
+    lastLessonId: integer("last_lesson_id").references(() => lessons.id, { onDelete: "set null" }),
+    enrolledAt: timestamp("enrolled_at", { withTimezone: true }).notNull().defaultNow(),
+    activatedAt: timestamp("activated_at", { withTimezone: true }),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("enrolments_user_course_idx").on(table.userId, table.courseId),
+    index("enrolments_course_idx").on(table.courseId, table.status),
+    check("enrolments_progress_range", sql`${table.progress} between 0 and 100`),
+  ],
+);
+
+/** A learner's progress in one lesson: done or not, and where the video stopped. */
+export const lessonProgress = pgTable(
+  "lesson_progress",
+  {
+    enrolmentId: integer("enrolment_id")
+      .notNull()
+      .references(() => enrolments.id, { onDelete: "cascade" }),
+    lessonId: integer("lesson_id")
+      .notNull()
+      .references(() => lessons.id, { onDelete: "cascade" }),
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    /** Seconds into the lesson's video, for resuming. */
+    positionSeconds: integer("position_seconds").notNull().default(0),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.enrolmentId, table.lessonId] }), index("lesson_progress_completed_idx").on(table.enrolmentId, table.completedAt)],
+);

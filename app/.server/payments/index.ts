@@ -1,0 +1,436 @@
+import { and, desc, eq, ilike, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import type { Actor } from "../auth/actor";
+import { getInstitute } from "../catalogue";
+import type { Database } from "../db/client";
+import { escapeLike } from "../db/like";
+import { courses, enrolments, paymentEvents, payments, users } from "../db/schema";
+import { activateEnrolment, cancelEnrolment, EnrolmentError, startEnrolment } from "../enrolments";
+import { loadInstituteIdentity, sendMail } from "../mail";
+import { cashInstructionsMail, receiptMail } from "./mails";
+import type { PaymentChannel, ProviderStatus } from "./providers/provider";
+import { PaymentProviderError } from "./providers/provider";
+import { renderReceiptPdf, type ReceiptData } from "./receipt";
+import { newPaymentReference, normalizePaymentReference } from "./reference";
+import { providerById, type Payments } from "./setup";
+
+export type Payment = typeof payments.$inferSelect;
+export type PaymentMethod = Payment["method"];
+export { EnrolmentError };
+
+/** A payment that abandoned this long ago expires. */
+export const PAYMENT_EXPIRY_MS = 48 * 60 * 60 * 1000;
+
+export const methodLabels: Record<PaymentMethod, string> = {
+  mobile_money: "Mobile money",
+  card: "Carte bancaire",
+  cash: "Espèces à l'institut",
+};
+
+/** A refusal the learner or the admin should read (French), never a crash. */
+export class PaymentError extends Error {
+  constructor(
+    readonly kind: "not_found" | "not_allowed" | "unavailable" | "invalid",
+    message: string,
+  ) {
+    super(message);
+    this.name = "PaymentError";
+  }
+}
+
+/** The person paying: the session's user (names and contact for the provider and the mails). */
+export type Payer = Actor & { email: string; firstName: string; lastName: string; phone: string | null };
+
+async function logEvent(tx: Database, paymentId: number, kind: string, detail: Record<string, unknown> = {}, actorId: string | null = null) {
+  await tx.insert(paymentEvents).values({ paymentId, kind, detail, actorId });
+}
+
+/** The ways to pay offered now: online ones only with a provider, cash always. */
+export function paymentMethods(services: Payments): Array<{ method: PaymentMethod; label: string; hint: string; test: boolean }> {
+  const online = services.online;
+  const methods: Array<{ method: PaymentMethod; label: string; hint: string; test: boolean }> = [];
+  if (online?.channels.includes("mobile_money")) methods.push({ method: "mobile_money", label: methodLabels.mobile_money, hint: "Orange Money, Moov Africa Malitel…", test: online.id === "sandbox" });
+  if (online?.channels.includes("card")) methods.push({ method: "card", label: methodLabels.card, hint: "Visa, Mastercard", test: online.id === "sandbox" });
+  methods.push({ method: "cash", label: methodLabels.cash, hint: "Payez à l'accueil de l'institut avec votre référence", test: false });
+  return methods;
+}
+
+export type CheckoutOutcome =
+  | { kind: "enrolled"; enrolmentId: number }
+  | { kind: "already"; enrolmentId: number }
+  | { kind: "redirect"; url: string; reference: string }
+  | { kind: "cash"; reference: string };
+
+async function insertPayment(tx: Database, values: Omit<typeof payments.$inferInsert, "reference">): Promise<Payment> {
+  // A clash of references is astronomically rare; a second draw settles it.
+  for (let attempt = 0; ; attempt += 1) {
+    const reference = newPaymentReference();
+    const [taken] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.reference, reference));
+    if (taken && attempt < 3) continue;
+    const [row] = await tx.insert(payments).values({ ...values, reference }).returning();
+    return row!;
+  }
+}
+
+/**
+ * "S'inscrire" then pay: enrols (a free course opens at once; a full one refuses), then opens a
+ * payment by the chosen method. Online: a pending payment, then the provider's page. Cash: a
+ * pending payment whose reference the learner brings to the office (the same one if asked twice),
+ * and a mail with the instructions.
+ */
+export async function startCheckout(db: Database, services: Payments, payer: Payer, courseId: number, method: PaymentMethod | null, now = new Date()): Promise<CheckoutOutcome> {
+  const prepared = await db.transaction(async (tx) => {
+    const start = await startEnrolment(tx, payer, courseId, now);
+    if (start.kind === "enrolled") return { kind: "enrolled" as const, enrolmentId: start.enrolment.id };
+    if (start.kind === "already") return { kind: "already" as const, enrolmentId: start.enrolment.id };
+    if (!method) throw new PaymentError("invalid", "Choisissez un moyen de paiement.");
+    const [course] = await tx.select({ title: courses.title }).from(courses).where(eq(courses.id, courseId));
+    if (method === "cash") {
+      const [open] = await tx
+        .select()
+        .from(payments)
+        .where(and(eq(payments.enrolmentId, start.enrolment.id), eq(payments.method, "cash"), eq(payments.status, "pending")));
+      if (open) return { kind: "cash" as const, payment: open, courseTitle: course!.title, fresh: false };
+      const payment = await insertPayment(tx, { enrolmentId: start.enrolment.id, userId: payer.id, courseId, amount: start.amount, method, provider: "office", createdAt: now, updatedAt: now });
+      await logEvent(tx, payment.id, "created", { method }, payer.id);
+      return { kind: "cash" as const, payment, courseTitle: course!.title, fresh: true };
+    }
+    const provider = services.online;
+    if (!provider || !provider.channels.includes(method as PaymentChannel)) throw new PaymentError("unavailable", "Ce moyen de paiement n'est pas disponible pour le moment.");
+    const payment = await insertPayment(tx, { enrolmentId: start.enrolment.id, userId: payer.id, courseId, amount: start.amount, method, provider: provider.id, createdAt: now, updatedAt: now });
+    await logEvent(tx, payment.id, "created", { method, provider: provider.id }, payer.id);
+    return { kind: "online" as const, payment, courseTitle: course!.title };
+  });
+
+  if (prepared.kind === "enrolled" || prepared.kind === "already") return prepared;
+  if (prepared.kind === "cash") {
+    if (prepared.fresh) await sendCashInstructions(db, services, payer, prepared.payment, prepared.courseTitle);
+    return { kind: "cash", reference: prepared.payment.reference };
+  }
+
+  const { payment } = prepared;
+  const provider = services.online!;
+  const identity = await loadInstituteIdentity(db);
+  try {
+    const session = await provider.createCheckout({
+      reference: payment.reference,
+      amount: payment.amount,
+      currency: "XOF",
+      description: `Formation ${prepared.courseTitle} – ${identity.shortName}`.slice(0, 200),
+      channel: method as PaymentChannel,
+      customer: { id: payer.id, firstName: payer.firstName, lastName: payer.lastName, email: payer.email, phone: payer.phone },
+      returnUrl: `${services.publicUrl}/paiement/retour?reference=${encodeURIComponent(payment.reference)}`,
+      notifyUrl: `${services.publicUrl}/api/paiements/notification/${provider.id}`,
+    });
+    await db.update(payments).set({ providerReference: session.providerReference, updatedAt: new Date() }).where(eq(payments.id, payment.id));
+    await logEvent(db, payment.id, "checkout_opened", { provider: provider.id });
+    return { kind: "redirect", url: session.redirectUrl, reference: payment.reference };
+  } catch (error) {
+    const message = error instanceof PaymentProviderError ? error.message : "Le service de paiement ne répond pas. Réessayez dans un instant.";
+    await db.update(payments).set({ status: "failed", failureReason: message, updatedAt: new Date() }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
+    await logEvent(db, payment.id, "checkout_failed", { error: String(error) });
+    throw new PaymentError("unavailable", message);
+  }
+}
+
+async function sendCashInstructions(db: Database, services: Payments, payer: Payer, payment: Payment, courseTitle: string) {
+  const [institute, identity] = await Promise.all([getInstitute(db), loadInstituteIdentity(db)]);
+  await sendMail(
+    db,
+    services.mailEnv,
+    cashInstructionsMail({
+      to: payer.email,
+      firstName: payer.firstName,
+      reference: payment.reference,
+      amount: payment.amount,
+      courseTitle,
+      institute,
+      url: `${services.publicUrl}/dashboard/paiements/${payment.reference}`,
+      identity,
+    }),
+  );
+}
+
+/**
+ * Settles a payment as completed, in one transaction: the payment (only if still pending: a
+ * second notification changes nothing), its enrolment opened, the learner's other pending
+ * attempts for it closed. The receipt is mailed after the commit. Returns false when another
+ * request settled it first.
+ */
+async function completePayment(db: Database, services: Payments, payment: Payment, details: { providerReference?: string | null; methodDetail?: string | null; receiptNumber?: string; recordedBy?: string }, now: Date) {
+  const completed = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(payments)
+      .set({ status: "completed", completedAt: now, updatedAt: now, ...details })
+      .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")))
+      .returning();
+    if (!row) return null;
+    await activateEnrolment(tx, row.enrolmentId, now);
+    const others = await tx
+      .update(payments)
+      .set({ status: "failed", failureReason: `Remplacé par le paiement ${row.reference}.`, updatedAt: now })
+      .where(and(eq(payments.enrolmentId, row.enrolmentId), eq(payments.status, "pending"), ne(payments.id, row.id)))
+      .returning({ id: payments.id });
+    for (const other of others) await logEvent(tx, other.id, "superseded", { by: row.reference });
+    await logEvent(tx, row.id, "completed", details, details.recordedBy ?? null);
+    return row;
+  });
+  if (completed) await sendReceipt(db, services, completed);
+  return completed !== null;
+}
+
+async function sendReceipt(db: Database, services: Payments, payment: Payment) {
+  const data = await receiptData(db, payment);
+  const pdf = await renderReceiptPdf(data);
+  const [identity, [learner]] = await Promise.all([loadInstituteIdentity(db), db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, payment.userId))]);
+  const [course] = await db.select({ slug: courses.slug }).from(courses).where(eq(courses.id, payment.courseId));
+  await sendMail(
+    db,
+    services.mailEnv,
+    receiptMail({
+      to: learner!.email,
+      firstName: learner!.firstName,
+      reference: payment.reference,
+      amount: payment.amount,
+      courseTitle: data.course.title,
+      url: `${services.publicUrl}/dashboard/formations/${course?.slug ?? ""}`,
+      receipt: { filename: `recu-${payment.reference}.pdf`, contentType: "application/pdf", content: pdf },
+      identity,
+    }),
+  );
+}
+
+export type ConfirmOutcome = { status: Payment["status"]; reference: string; courseId: number; message: string | null };
+
+/**
+ * What a provider says about one of its payments (after its notification, or when the learner
+ * comes back), asked to the provider itself. A completed payment must match our amount and
+ * currency: otherwise it is refused and logged. Calling it twice changes nothing the second time.
+ */
+export async function confirmOnlinePayment(db: Database, services: Payments, providerId: string, rawReference: string, source: "notification" | "return", now = new Date()): Promise<ConfirmOutcome> {
+  const reference = normalizePaymentReference(rawReference);
+  const [payment] = await db.select().from(payments).where(eq(payments.reference, reference));
+  const provider = providerById(services, providerId);
+  if (!payment || !provider || payment.provider !== provider.id) throw new PaymentError("not_found", "Paiement introuvable.");
+  if (payment.status !== "pending") return { status: payment.status, reference, courseId: payment.courseId, message: payment.failureReason };
+
+  let status: ProviderStatus;
+  try {
+    status = await provider.checkStatus(reference);
+  } catch (error) {
+    await logEvent(db, payment.id, "check_failed", { source, error: String(error) });
+    return { status: "pending", reference, courseId: payment.courseId, message: "La confirmation du paiement est en cours. Revenez dans quelques minutes." };
+  }
+  await logEvent(db, payment.id, "checked", { source, status: status.status, amount: status.amount, currency: status.currency, providerReference: status.providerReference, message: status.message });
+
+  if (status.status === "completed") {
+    if (status.amount !== payment.amount || status.currency !== payment.currency) {
+      const reason = "Montant ou devise différents de ceux attendus : paiement refusé, contactez l'institut.";
+      await db.update(payments).set({ status: "failed", failureReason: reason, updatedAt: now }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
+      await logEvent(db, payment.id, "amount_mismatch", { expected: { amount: payment.amount, currency: payment.currency }, reported: { amount: status.amount, currency: status.currency } });
+      console.error(`Paiement ${reference} refusé : ${status.amount} ${status.currency} annoncés pour ${payment.amount} ${payment.currency} attendus.`);
+      return { status: "failed", reference, courseId: payment.courseId, message: reason };
+    }
+    await completePayment(db, services, payment, { providerReference: status.providerReference, methodDetail: status.methodDetail }, now);
+    const [after] = await db.select({ status: payments.status }).from(payments).where(eq(payments.id, payment.id));
+    return { status: after!.status, reference, courseId: payment.courseId, message: null };
+  }
+  if (status.status === "failed") {
+    const reason = status.message ?? "Le paiement a été refusé ou annulé.";
+    await db.update(payments).set({ status: "failed", failureReason: reason, updatedAt: now }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
+    return { status: "failed", reference, courseId: payment.courseId, message: reason };
+  }
+  return { status: "pending", reference, courseId: payment.courseId, message: "Le paiement n'est pas encore confirmé par l'opérateur." };
+}
+
+/** A provider's notification: authentic (signature) or ignored. */
+export async function handlePaymentNotification(db: Database, services: Payments, providerId: string, request: Request): Promise<ConfirmOutcome | null> {
+  const provider = providerById(services, providerId);
+  if (!provider) return null;
+  const notification = await provider.parseNotification(request);
+  if (!notification) {
+    console.error(`Notification de paiement ${providerId} rejetée : signature invalide.`);
+    return null;
+  }
+  return confirmOnlinePayment(db, services, providerId, notification.reference, "notification");
+}
+
+function requireAdmin(actor: Actor) {
+  if (actor.role !== "admin") throw new PaymentError("not_allowed", "Seul un administrateur peut enregistrer un paiement ou un remboursement.");
+}
+
+/** An admin records cash received at the office: the payment completes and the course opens. */
+export async function recordCashPayment(db: Database, services: Payments, admin: Actor, rawReference: string, receiptNumber: string, now = new Date()): Promise<Payment> {
+  requireAdmin(admin);
+  const receipt = receiptNumber.trim();
+  if (!receipt || receipt.length > 50) throw new PaymentError("invalid", "Saisissez le numéro du reçu remis (50 caractères au plus).");
+  const [payment] = await db.select().from(payments).where(eq(payments.reference, normalizePaymentReference(rawReference)));
+  if (!payment || payment.method !== "cash") throw new PaymentError("not_found", "Aucun paiement en espèces ne porte cette référence.");
+  if (payment.status !== "pending") throw new PaymentError("invalid", payment.status === "completed" ? "Ce paiement est déjà enregistré." : "Ce paiement n'est plus en attente : l'apprenant doit recommencer son inscription.");
+  await completePayment(db, services, payment, { receiptNumber: receipt, recordedBy: admin.id }, now);
+  const [after] = await db.select().from(payments).where(eq(payments.id, payment.id));
+  return after!;
+}
+
+/** An admin records a refund: the payment is refunded and the enrolment closes (unless paid otherwise). */
+export async function refundPayment(db: Database, admin: Actor, rawReference: string, reason: string, now = new Date()): Promise<Payment> {
+  requireAdmin(admin);
+  const why = reason.trim();
+  if (!why || why.length > 500) throw new PaymentError("invalid", "Indiquez le motif du remboursement (500 caractères au plus).");
+  return db.transaction(async (tx) => {
+    const [payment] = await tx
+      .update(payments)
+      .set({ status: "refunded", refundedAt: now, refundedBy: admin.id, refundReason: why, updatedAt: now })
+      .where(and(eq(payments.reference, normalizePaymentReference(rawReference)), eq(payments.status, "completed")))
+      .returning();
+    if (!payment) throw new PaymentError("invalid", "Seul un paiement reçu peut être remboursé.");
+    const [stillPaid] = await tx
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.enrolmentId, payment.enrolmentId), eq(payments.status, "completed")));
+    if (!stillPaid) await cancelEnrolment(tx, payment.enrolmentId, now);
+    await logEvent(tx, payment.id, "refunded", { reason: why }, admin.id);
+    return payment;
+  });
+}
+
+/**
+ * Payments left pending for 48 hours fail ("abandoned"); an enrolment left with nothing to pay it
+ * closes, which frees its seat. Returns how many expired.
+ */
+export async function expireAbandonedPayments(db: Database, now = new Date()): Promise<number> {
+  return db.transaction(async (tx) => {
+    const expired = await tx
+      .update(payments)
+      .set({ status: "failed", failureReason: "Paiement abandonné : délai de 48 heures dépassé.", updatedAt: now })
+      .where(and(eq(payments.status, "pending"), lt(payments.createdAt, new Date(now.getTime() - PAYMENT_EXPIRY_MS))))
+      .returning({ id: payments.id, enrolmentId: payments.enrolmentId });
+    for (const payment of expired) await logEvent(tx, payment.id, "expired");
+    const enrolmentIds = [...new Set(expired.map((payment) => payment.enrolmentId))];
+    if (enrolmentIds.length) {
+      const waiting = await tx
+        .select({ id: enrolments.id })
+        .from(enrolments)
+        .where(
+          and(
+            inArray(enrolments.id, enrolmentIds),
+            eq(enrolments.status, "pending_payment"),
+            sql`not exists (select 1 from ${payments} where ${payments.enrolmentId} = ${enrolments.id} and ${payments.status} in ('pending', 'completed'))`,
+          ),
+        );
+      for (const enrolment of waiting) await cancelEnrolment(tx, enrolment.id, now);
+    }
+    return expired.length;
+  });
+}
+
+const paymentView = {
+  id: payments.id,
+  reference: payments.reference,
+  amount: payments.amount,
+  currency: payments.currency,
+  method: payments.method,
+  methodDetail: payments.methodDetail,
+  provider: payments.provider,
+  status: payments.status,
+  failureReason: payments.failureReason,
+  receiptNumber: payments.receiptNumber,
+  refundReason: payments.refundReason,
+  createdAt: payments.createdAt,
+  completedAt: payments.completedAt,
+  refundedAt: payments.refundedAt,
+  courseId: payments.courseId,
+  courseTitle: courses.title,
+  courseSlug: courses.slug,
+  userId: payments.userId,
+  userEmail: users.email,
+  userFirstName: users.firstName,
+  userLastName: users.lastName,
+};
+
+export type PaymentView = Awaited<ReturnType<typeof listPayments>>[number];
+
+/**
+ * The finance screen's transactions: every payment, newest first, searched on the course title,
+ * the learner's e-mail or name, or the reference; filtered by status.
+ */
+export async function listPayments(db: Database, admin: Actor, filters: { q?: string; status?: Payment["status"] | "all"; method?: PaymentMethod | "all"; limit?: number } = {}) {
+  requireAdmin(admin);
+  const conditions: SQL[] = [];
+  const q = filters.q?.trim();
+  if (q) {
+    const pattern = `%${escapeLike(q)}%`;
+    conditions.push(
+      or(
+        ilike(courses.title, pattern),
+        ilike(users.email, pattern),
+        ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+        ilike(payments.reference, `%${escapeLike(normalizePaymentReference(q))}%`),
+      )!,
+    );
+  }
+  if (filters.status && filters.status !== "all") conditions.push(eq(payments.status, filters.status));
+  if (filters.method && filters.method !== "all") conditions.push(eq(payments.method, filters.method));
+  return db
+    .select(paymentView)
+    .from(payments)
+    .innerJoin(courses, eq(payments.courseId, courses.id))
+    .innerJoin(users, eq(payments.userId, users.id))
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(filters.limit ?? 200);
+}
+
+/** A learner's payments (or any, for an admin), newest first. */
+export async function listLearnerPayments(db: Database, actor: Actor) {
+  return db
+    .select(paymentView)
+    .from(payments)
+    .innerJoin(courses, eq(payments.courseId, courses.id))
+    .innerJoin(users, eq(payments.userId, users.id))
+    .where(eq(payments.userId, actor.id))
+    .orderBy(desc(payments.createdAt), desc(payments.id));
+}
+
+/** One payment, to its learner or an admin (anyone else: not found). */
+export async function getPaymentForViewer(db: Database, actor: Actor, rawReference: string) {
+  const [row] = await db
+    .select(paymentView)
+    .from(payments)
+    .innerJoin(courses, eq(payments.courseId, courses.id))
+    .innerJoin(users, eq(payments.userId, users.id))
+    .where(eq(payments.reference, normalizePaymentReference(rawReference)));
+  if (!row || (row.userId !== actor.id && actor.role !== "admin")) throw new PaymentError("not_found", "Paiement introuvable.");
+  return row;
+}
+
+async function receiptData(db: Database, payment: Payment): Promise<ReceiptData> {
+  const [institute, [learner], [course], recorder] = await Promise.all([
+    getInstitute(db),
+    db.select({ firstName: users.firstName, lastName: users.lastName, email: users.email }).from(users).where(eq(users.id, payment.userId)),
+    db.select({ title: courses.title }).from(courses).where(eq(courses.id, payment.courseId)),
+    payment.recordedBy ? db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, payment.recordedBy)) : Promise.resolve([]),
+  ]);
+  return {
+    institute: { name: institute.name, shortName: institute.shortName, tagline: institute.tagline, address: institute.address, phones: institute.phones, email: institute.email },
+    reference: payment.reference,
+    receiptNumber: payment.receiptNumber,
+    paidAt: payment.completedAt ?? payment.updatedAt,
+    learner: { name: `${learner?.firstName ?? ""} ${learner?.lastName ?? ""}`.trim() || (learner?.email ?? ""), email: learner?.email ?? "" },
+    course: { title: course?.title ?? "" },
+    amount: payment.amount,
+    currency: "XOF",
+    method: payment.method,
+    methodDetail: payment.methodDetail,
+    recordedBy: recorder[0] ? `${recorder[0].firstName} ${recorder[0].lastName}`.trim() : null,
+    status: payment.status === "refunded" ? "refunded" : "completed",
+    refundedAt: payment.refundedAt,
+  };
+}
+
+/** The receipt PDF of a completed (or refunded) payment, to its learner or an admin. */
+export async function getReceiptPdf(db: Database, actor: Actor, rawReference: string): Promise<{ filename: string; pdf: Buffer }> {
+  const view = await getPaymentForViewer(db, actor, rawReference);
+  if (view.status !== "completed" && view.status !== "refunded") throw new PaymentError("not_found", "Ce paiement n'a pas de reçu : il n'est pas réglé.");
+  const [payment] = await db.select().from(payments).where(eq(payments.id, view.id));
+  return { filename: `recu-${view.reference}.pdf`, pdf: await renderReceiptPdf(await receiptData(db, payment!)) };
+}
