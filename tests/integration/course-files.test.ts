@@ -75,7 +75,7 @@ type Uploaded = { id: string; name: string; size: number; contentType: string; v
 function uploadOptions(cookie: string | undefined, purpose: string, name: string, type: string) {
   return {
     endpoint: `${base}/api/televersements`,
-    headers: cookie ? { cookie } : {},
+    headers: (cookie ? { cookie } : {}) as Record<string, string>,
     metadata: { filename: name, filetype: type, purpose },
     retryDelays: null,
   };

@@ -48,6 +48,12 @@ async function seatsTaken(tx: Database, courseId: number, exceptUserId: string):
   return Number(row?.taken ?? 0);
 }
 
+/** Seats left on a course with a maximum (null: no limit). */
+export async function seatsLeft(db: Database, course: { id: number; maxStudents: number | null }): Promise<number | null> {
+  if (course.maxStudents === null) return null;
+  return Math.max(0, course.maxStudents - (await seatsTaken(db, course.id, "")));
+}
+
 export type EnrolmentStart =
   | { kind: "enrolled"; enrolment: Enrolment }
   | { kind: "payment_needed"; enrolment: Enrolment; amount: number }
