@@ -7,6 +7,8 @@ export default [
     route("formations", "routes/public/formations.tsx"),
     route("formations/:slug", "routes/public/formation.tsx"),
     route("formations/:slug/apercu/:lessonId", "routes/public/apercu.tsx"),
+    route("formations/:slug/inscription", "routes/public/inscription.tsx"),
+    route("paiement/bac-a-sable/:reference", "routes/payments/sandbox-gateway.tsx"),
     route("a-propos", "routes/public/a-propos.tsx"),
     route("contact", "routes/public/contact.tsx"),
     route("confidentialite", "routes/public/confidentialite.tsx"),
@@ -16,6 +18,9 @@ export default [
     route("*", "routes/public/not-found.tsx"),
   ]),
   route("auth", "routes/auth/auth.tsx"),
+  // Payments: where providers send the learner back, and their server-to-server notifications.
+  route("paiement/retour", "routes/payments/return.tsx"),
+  route("api/paiements/notification/:provider", "routes/payments/notification.ts"),
   route("auth/verification", "routes/auth/verification.tsx"),
   route("auth/deconnexion", "routes/auth/deconnexion.tsx"),
   route("connexion", "routes/auth/connexion.tsx"),
@@ -27,9 +32,14 @@ export default [
   route("dashboard", "routes/dashboard/layout.tsx", [
     index("routes/dashboard/index.tsx"),
     route("profile", "routes/dashboard/profile.tsx"),
-    ...["formations", "forum", "messages", "certificates"].map((path) =>
-      route(path, "routes/shell/coming-soon.tsx", { id: `dashboard/${path}` }),
-    ),
+    route("formations", "routes/dashboard/formations.tsx"),
+    route("formations/:slug", "routes/dashboard/formation.tsx"),
+    route("formations/:slug/lecons/:lessonId", "routes/dashboard/lecon.tsx"),
+    route("formations/:slug/lecons/:lessonId/position", "routes/dashboard/lecon-position.ts"),
+    route("paiements", "routes/dashboard/paiements.tsx"),
+    route("paiements/:reference", "routes/dashboard/paiement.tsx"),
+    route("paiements/:reference/recu.pdf", "routes/dashboard/recu.ts"),
+    ...["forum", "messages", "certificates"].map((path) => route(path, "routes/shell/coming-soon.tsx", { id: `dashboard/${path}` })),
     // The course form (new, edit): teachers and admins.
     route("course-creator", "routes/courses/course-form.tsx", { id: "dashboard/course-creator" }),
     route("course-creator/:id", "routes/courses/course-form.tsx", { id: "dashboard/course-creator/:id" }),
@@ -39,7 +49,8 @@ export default [
     route("users", "routes/admin/users.tsx"),
     route("my-courses", "routes/courses/course-list.tsx", { id: "admin/my-courses" }),
     route("create-course", "routes/courses/course-form.tsx", { id: "admin/create-course" }),
-    ...["analytics", "financial"].map((path) => route(path, "routes/shell/coming-soon.tsx", { id: `admin/${path}` })),
+    route("financial", "routes/admin/financial.tsx"),
+    route("analytics", "routes/shell/coming-soon.tsx", { id: "admin/analytics" }),
   ]),
   route("teacher", "routes/teacher/layout.tsx", [
     index("routes/shell/coming-soon.tsx", { id: "teacher/index" }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatFcfa, formatPrice, formatWeeks, plural } from "./format";
+import { formatFcfa, formatMinutes, formatPrice, formatWeeks, plural } from "./format";
 
 describe("formatFcfa", () => {
   it("separates thousands with commas as the spec shows", () => {
@@ -32,5 +32,14 @@ describe("formatPrice", () => {
   it("says Gratuit for a course that costs nothing", () => {
     expect(formatPrice(0)).toBe("Gratuit");
     expect(formatPrice(75000)).toBe("75,000 FCFA");
+  });
+});
+
+describe("formatMinutes", () => {
+  it("writes lesson durations in minutes, then hours", () => {
+    expect(formatMinutes(45)).toBe("45 min");
+    expect(formatMinutes(60)).toBe("1 h");
+    expect(formatMinutes(90)).toBe("1 h 30");
+    expect(formatMinutes(125)).toBe("2 h 05");
   });
 });

@@ -19,3 +19,10 @@ export function formatWeeks(weeks: number): string {
 export function formatPrice(amount: number): string {
   return amount > 0 ? formatFcfa(amount) : "Gratuit";
 }
+
+/** Durations of lessons: "45 min", "1 h", "1 h 30". */
+export function formatMinutes(minutes: number): string {
+  if (minutes < 60) return `${minutes} min`;
+  const rest = minutes % 60;
+  return `${Math.floor(minutes / 60)} h${rest ? ` ${String(rest).padStart(2, "0")}` : ""}`;
+}

@@ -146,12 +146,6 @@ const backToTeacher = { label: "Retour au portail enseignant", to: "/teacher" };
 
 /** What each screen not built yet will hold, keyed by route path (without the leading slash). */
 export const upcomingScreens: Record<string, UpcomingScreen> = {
-  "dashboard/formations": {
-    title: "Mes Formations",
-    description:
-      "Vous y retrouverez les formations auxquelles vous êtes inscrit, votre progression module par module et les prochaines sessions en direct.",
-    back: backToDashboard,
-  },
   "dashboard/forum": {
     title: "Forum",
     description:
@@ -178,11 +172,6 @@ export const upcomingScreens: Record<string, UpcomingScreen> = {
   "admin/analytics": {
     title: "Analytics",
     description: "L'évolution des inscriptions, des revenus et de l'achèvement des cours, par période.",
-    back: backToAdmin,
-  },
-  "admin/financial": {
-    title: "Finances",
-    description: "Les transactions, les remboursements et les commissions des formateurs, avec export du rapport financier.",
     back: backToAdmin,
   },
   teacher: {

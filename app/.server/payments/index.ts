@@ -1,4 +1,5 @@
 import { and, desc, eq, ilike, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { PAYMENT_EXPIRY_MS, paymentMethodLabels as methodLabels } from "~/lib/payments";
 import type { Actor } from "../auth/actor";
 import { getInstitute } from "../catalogue";
 import type { Database } from "../db/client";
@@ -17,14 +18,6 @@ export type Payment = typeof payments.$inferSelect;
 export type PaymentMethod = Payment["method"];
 export { EnrolmentError };
 
-/** A payment that abandoned this long ago expires. */
-export const PAYMENT_EXPIRY_MS = 48 * 60 * 60 * 1000;
-
-export const methodLabels: Record<PaymentMethod, string> = {
-  mobile_money: "Mobile money",
-  card: "Carte bancaire",
-  cash: "Espèces à l'institut",
-};
 
 /** A refusal the learner or the admin should read (French), never a crash. */
 export class PaymentError extends Error {
@@ -199,26 +192,28 @@ async function sendReceipt(db: Database, services: Payments, payment: Payment) {
   );
 }
 
-export type ConfirmOutcome = { status: Payment["status"]; reference: string; courseId: number; message: string | null };
+export type ConfirmOutcome = { status: Payment["status"]; reference: string; courseSlug: string; message: string | null };
 
 /**
  * What a provider says about one of its payments (after its notification, or when the learner
  * comes back), asked to the provider itself. A completed payment must match our amount and
  * currency: otherwise it is refused and logged. Calling it twice changes nothing the second time.
  */
-export async function confirmOnlinePayment(db: Database, services: Payments, providerId: string, rawReference: string, source: "notification" | "return", now = new Date()): Promise<ConfirmOutcome> {
+export async function confirmOnlinePayment(db: Database, services: Payments, providerId: string | null, rawReference: string, source: "notification" | "return", now = new Date()): Promise<ConfirmOutcome> {
   const reference = normalizePaymentReference(rawReference);
-  const [payment] = await db.select().from(payments).where(eq(payments.reference, reference));
-  const provider = providerById(services, providerId);
-  if (!payment || !provider || payment.provider !== provider.id) throw new PaymentError("not_found", "Paiement introuvable.");
-  if (payment.status !== "pending") return { status: payment.status, reference, courseId: payment.courseId, message: payment.failureReason };
+  const [row] = await db.select({ payment: payments, courseSlug: courses.slug }).from(payments).innerJoin(courses, eq(payments.courseId, courses.id)).where(eq(payments.reference, reference));
+  // The learner's return names no provider: the payment's own is asked.
+  const provider = row ? providerById(services, providerId ?? row.payment.provider) : null;
+  if (!row || !provider || row.payment.provider !== provider.id) throw new PaymentError("not_found", "Paiement introuvable.");
+  const { payment, courseSlug } = row;
+  if (payment.status !== "pending") return { status: payment.status, reference, courseSlug, message: payment.failureReason };
 
   let status: ProviderStatus;
   try {
     status = await provider.checkStatus(reference);
   } catch (error) {
     await logEvent(db, payment.id, "check_failed", { source, error: String(error) });
-    return { status: "pending", reference, courseId: payment.courseId, message: "La confirmation du paiement est en cours. Revenez dans quelques minutes." };
+    return { status: "pending", reference, courseSlug, message: "La confirmation du paiement est en cours. Revenez dans quelques minutes." };
   }
   await logEvent(db, payment.id, "checked", { source, status: status.status, amount: status.amount, currency: status.currency, providerReference: status.providerReference, message: status.message });
 
@@ -228,18 +223,18 @@ export async function confirmOnlinePayment(db: Database, services: Payments, pro
       await db.update(payments).set({ status: "failed", failureReason: reason, updatedAt: now }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
       await logEvent(db, payment.id, "amount_mismatch", { expected: { amount: payment.amount, currency: payment.currency }, reported: { amount: status.amount, currency: status.currency } });
       console.error(`Paiement ${reference} refusé : ${status.amount} ${status.currency} annoncés pour ${payment.amount} ${payment.currency} attendus.`);
-      return { status: "failed", reference, courseId: payment.courseId, message: reason };
+      return { status: "failed", reference, courseSlug, message: reason };
     }
     await completePayment(db, services, payment, { providerReference: status.providerReference, methodDetail: status.methodDetail }, now);
     const [after] = await db.select({ status: payments.status }).from(payments).where(eq(payments.id, payment.id));
-    return { status: after!.status, reference, courseId: payment.courseId, message: null };
+    return { status: after!.status, reference, courseSlug, message: null };
   }
   if (status.status === "failed") {
     const reason = status.message ?? "Le paiement a été refusé ou annulé.";
     await db.update(payments).set({ status: "failed", failureReason: reason, updatedAt: now }).where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
-    return { status: "failed", reference, courseId: payment.courseId, message: reason };
+    return { status: "failed", reference, courseSlug, message: reason };
   }
-  return { status: "pending", reference, courseId: payment.courseId, message: "Le paiement n'est pas encore confirmé par l'opérateur." };
+  return { status: "pending", reference, courseSlug, message: "Le paiement n'est pas encore confirmé par l'opérateur." };
 }
 
 /** A provider's notification: authentic (signature) or ignored. */

@@ -19,7 +19,7 @@ import {
   type LessonValues,
 } from "~/lib/course-form";
 import { courseStatuses, courseStatusLabels } from "~/lib/course-status";
-import { formatPrice, plural } from "~/lib/format";
+import { formatMinutes, formatPrice, plural } from "~/lib/format";
 import { fileUrl, type UploadPurpose } from "~/lib/uploads";
 import { FileUpload, UploadedFileRow, type UploadedFile } from "./file-upload";
 import { IntentButton } from "./intent-button";
@@ -45,14 +45,6 @@ export type CourseFormProps = {
   /** The public page of the course being edited (a preview while it is not published). */
   previewHref?: string;
 };
-
-/** "1 h 30", "45 min". */
-function formatMinutes(minutes: number): string {
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  const rest = minutes % 60;
-  return rest ? `${hours} h ${String(rest).padStart(2, "0")}` : `${hours} h`;
-}
 
 /**
  * "Créer un Nouveau Cours" / "Modifier le Cours": one form in four tabs. Every field of every tab

@@ -4,10 +4,9 @@ export function courseHref(slug: string): string {
   return `/formations/${encodeURIComponent(slug)}`;
 }
 
-/** Sign-up tab of /auth, coming back to the course afterwards. */
+/** Every "S'inscrire" of a course: its checkout (which sends visitors to sign up first, and back). */
 export function enrolHref(slug: string): string {
-  const params = new URLSearchParams({ onglet: "inscription", redirectTo: courseHref(slug) });
-  return `/auth?${params.toString()}`;
+  return `${courseHref(slug)}/inscription`;
 }
 
 /** The catalogue filtered on one course's title (footer "Formations Tech" links). */

@@ -81,7 +81,7 @@ export async function action(args: Route.ActionArgs) {
   }
   const { listHref } = courseFormArea(args.request, actor.role);
   if (id === null) return redirectWithToast(listHref, { type: "success", title: "Succès", description: "Cours créé avec succès" }, { status: 303 });
-  const url = new URL(args.request.url);
+  const url = args.url;
   return redirectWithToast(`${url.pathname}${url.search}`, { type: "success", title: "Succès", description: "Cours mis à jour avec succès" }, { status: 303 });
 }
 

@@ -8,7 +8,7 @@ import { courseListArea, requireCourseListArea } from "~/.server/courses/area";
 import { getManagedCourseStats, listManagedCourses, parseCourseFilters, type ManagedCourse } from "~/.server/courses/list";
 import { changeCourseStatus, CourseStatusError } from "~/.server/courses/status";
 import { redirectWithToast } from "~/.server/toast";
-import { StatCard } from "~/components/admin/user-stats";
+import { StatCard } from "~/components/ui/stat-card";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";

@@ -1,63 +1,156 @@
+import { Award, BookOpen, CalendarClock, Clock, TrendingUp } from "lucide-react";
 import { Link } from "react-router";
-import { ArrowRight, Award, BookOpen, Library, Mail, MessagesSquare, User } from "lucide-react";
 import { requireUser } from "~/.server/auth/guards";
-import { roleLabels } from "~/lib/roles";
+import { dbContext } from "~/.server/context";
+import { getStudentDashboard } from "~/.server/learning";
+import { BarChart, ShareChart } from "~/components/learning/charts";
+import { ProgressBar } from "~/components/learning/progress-bar";
+import { buttonClasses } from "~/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { StatCard } from "~/components/ui/stat-card";
+import { formatMinutes } from "~/lib/format";
 import type { Route } from "./+types/index";
+
+const liveDate = new Intl.DateTimeFormat("fr-FR", { weekday: "long", day: "numeric", month: "long", hour: "2-digit", minute: "2-digit", timeZone: "Africa/Bamako" });
 
 export async function loader(args: Route.LoaderArgs) {
   const user = await requireUser(args);
-  return { firstName: user.firstName.trim(), role: user.role };
+  const dashboard = await getStudentDashboard(args.context.get(dbContext), user);
+  return {
+    firstName: user.firstName.trim(),
+    role: user.role,
+    cards: {
+      activeCourses: dashboard.activeCourses,
+      startedThisMonth: dashboard.startedThisMonth,
+      averageProgress: dashboard.averageProgress,
+      certificates: dashboard.certificates,
+      studyTime: formatMinutes(dashboard.studyMinutes),
+    },
+    monthly: dashboard.monthly,
+    domains: dashboard.domains,
+    inProgress: dashboard.inProgress.map((course) => ({ ...course, nextLive: course.nextLiveAt ? liveDate.format(course.nextLiveAt) : null })),
+    pendingPayments: dashboard.pendingPayments.map((row) => ({ slug: row.slug, title: row.title, reference: row.pendingPayment?.reference ?? null })),
+  };
 }
 
 export function meta() {
   return [{ title: "Tableau de bord" }];
 }
 
-const shortcuts = [
-  { to: "/dashboard/profile", label: "Mon Profil", text: "Vos informations, la sécurité de votre compte et votre activité.", icon: User },
-  { to: "/formations", label: "Catalogue des formations", text: "Parcourez les formations certifiantes de l'institut.", icon: Library },
-  { to: "/dashboard/formations", label: "Mes Formations", text: "Les formations auxquelles vous êtes inscrit.", icon: BookOpen },
-  { to: "/dashboard/forum", label: "Forum", text: "Échangez avec les autres apprenants et les formateurs.", icon: MessagesSquare },
-  { to: "/dashboard/messages", label: "Messagerie", text: "Vos conversations avec vos formateurs.", icon: Mail },
-  { to: "/dashboard/certificates", label: "Certificats", text: "Vos certificats obtenus et à venir.", icon: Award },
-] as const;
-
-/**
- * The student dashboard's welcome. The spec's figures are hard-coded samples: they are not shown;
- * the real overview (courses, progress, live sessions) comes with enrolments.
- */
+/** The student dashboard: every figure from the learner's own enrolments and lessons. */
 export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
-  const { firstName, role } = loaderData;
+  const { firstName, role, cards, monthly, domains, inProgress, pendingPayments } = loaderData;
+  const iconClass = "size-5";
   return (
-    <div className="mx-auto max-w-5xl space-y-8">
+    <div className="mx-auto max-w-6xl space-y-6">
       <div>
         <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Bienvenue, {firstName || "Utilisateur"} !</h1>
-        <p className="mt-2 text-slate-700">
-          Votre espace {roleLabels[role].toLowerCase()} : retrouvez ici vos formations, vos échanges et vos certificats.
-        </p>
+        <p className="mt-2 text-slate-700">Voici où vous en êtes de vos formations.</p>
       </div>
-      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-        {shortcuts.map(({ to, label, text, icon: Icon }) => (
-          <li key={to}>
-            <Link
-              to={to}
-              className="group flex h-full flex-col gap-2 rounded-lg border border-slate-200 bg-white p-5 shadow-sm transition-colors hover:border-brand-600"
-            >
-              <span className="flex items-center gap-2 font-semibold text-slate-900">
-                <Icon aria-hidden="true" className="size-5 text-brand-700" />
-                {label}
-                <ArrowRight aria-hidden="true" className="ml-auto size-4 text-slate-500 group-hover:text-brand-700" />
-              </span>
-              <span className="text-sm text-slate-700">{text}</span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-      {role !== "user" && (
+
+      {pendingPayments.length > 0 ? (
+        <div role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950">
+          <p className="font-semibold">{pendingPayments.length > 1 ? "Des inscriptions attendent leur paiement" : "Une inscription attend son paiement"}</p>
+          <ul className="mt-1 space-y-1 text-sm">
+            {pendingPayments.map((row) => (
+              <li key={row.slug}>
+                {row.title} :{" "}
+                <Link to={row.reference ? `/dashboard/paiements/${row.reference}` : `/formations/${row.slug}/inscription`} className="font-semibold underline underline-offset-2">
+                  {row.reference ? `référence ${row.reference}` : "choisir un moyen de paiement"}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+
+      <section aria-labelledby="chiffres">
+        <h2 id="chiffres" className="sr-only">
+          Vos chiffres
+        </h2>
+        <dl className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+          <StatCard
+            label="Formations actives"
+            value={cards.activeCourses}
+            note={cards.startedThisMonth > 0 ? `+${cards.startedThisMonth} ce mois-ci` : "Aucune nouvelle ce mois-ci"}
+            icon={<BookOpen className={iconClass} />}
+          />
+          <StatCard label="Progression moyenne" value={`${cards.averageProgress} %`} icon={<TrendingUp className={iconClass} />} />
+          <StatCard label="Certificats" value={cards.certificates} note="Délivrés à la fin d'une formation" icon={<Award className={iconClass} />} />
+          <StatCard label="Heures d'étude" value={cards.studyTime} note="Leçons terminées" icon={<Clock className={iconClass} />} />
+        </dl>
+      </section>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Card aria-labelledby="progression-mensuelle">
+          <CardHeader>
+            <CardTitle id="progression-mensuelle">Progression mensuelle</CardTitle>
+            <p className="text-sm text-slate-600">Part des leçons terminées à la fin de chaque mois.</p>
+          </CardHeader>
+          <CardContent>
+            <BarChart data={monthly.map((month) => ({ label: month.month, value: month.progress }))} unit="%" caption="Progression à la fin de chacun des six derniers mois" />
+          </CardContent>
+        </Card>
+        <Card aria-labelledby="domaines">
+          <CardHeader>
+            <CardTitle id="domaines">Répartition par domaine</CardTitle>
+            <p className="text-sm text-slate-600">Vos formations, par catégorie.</p>
+          </CardHeader>
+          <CardContent>
+            {domains.length ? (
+              <ShareChart data={domains.map((domain) => ({ label: domain.name, value: domain.share, detail: `${domain.courses} formation${domain.courses > 1 ? "s" : ""}` }))} />
+            ) : (
+              <p className="text-sm text-slate-600">Inscrivez-vous à une formation pour voir vos domaines.</p>
+            )}
+          </CardContent>
+        </Card>
+      </div>
+
+      <Card aria-labelledby="en-cours">
+        <CardHeader>
+          <CardTitle id="en-cours">Formations en cours</CardTitle>
+        </CardHeader>
+        <CardContent>
+          {inProgress.length === 0 ? (
+            <div className="py-4 text-center">
+              <p className="text-slate-700">Vous ne suivez aucune formation pour l'instant.</p>
+              <Link to="/dashboard/formations?onglet=disponibles" className={buttonClasses({ className: "mt-3" })}>
+                Découvrir les formations
+              </Link>
+            </div>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {inProgress.map((course) => (
+                <li key={course.slug} className="flex flex-col gap-3 py-4 first:pt-0 last:pb-0 sm:flex-row sm:items-center">
+                  <div className="min-w-0 flex-1 space-y-2">
+                    <p className="font-semibold text-slate-900">{course.title}</p>
+                    <ProgressBar value={course.progress} label={`Progression dans ${course.title}`} />
+                    <p className="text-sm text-slate-600">
+                      {course.lessonsDone} / {course.lessonCount} {course.lessonCount > 1 ? "modules terminés" : "module terminé"}
+                      {course.nextLive ? (
+                        <span className="ml-2 inline-flex items-center gap-1">
+                          <CalendarClock aria-hidden="true" className="size-4" />
+                          Prochain direct : {course.nextLive}
+                        </span>
+                      ) : null}
+                    </p>
+                  </div>
+                  <Link to={`/dashboard/formations/${course.slug}`} className={buttonClasses({ variant: "outline", size: "sm" })}>
+                    Continuer<span className="sr-only"> {course.title}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </CardContent>
+      </Card>
+
+      {role !== "user" ? (
         <p className="text-sm text-slate-700">
           {role === "admin" ? (
             <>
-              Administration : <Link className="font-medium text-brand-700 underline" to="/admin/users">gérer les utilisateurs</Link>.
+              Administration : <Link className="font-medium text-brand-700 underline" to="/admin/users">gérer les utilisateurs</Link> ·{" "}
+              <Link className="font-medium text-brand-700 underline" to="/admin/financial">finances</Link>.
             </>
           ) : (
             <>
@@ -65,7 +158,7 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
             </>
           )}
         </p>
-      )}
+      ) : null}
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { NotFoundContent } from "~/components/public/not-found";
 import { skipPublicRevalidation } from "~/components/public/revalidate";
 import { courseHref, enrolHref, formatRating } from "~/components/public/links";
 import { buttonClasses } from "~/components/ui/button";
-import { formatPrice, formatWeeks, plural } from "~/lib/format";
+import { formatMinutes, formatPrice, formatWeeks, plural } from "~/lib/format";
 import { thumbnailSources, toThumbnail } from "~/lib/uploads";
 import { absoluteUrl, jsonLd, pageMeta, siteFromMatches } from "~/lib/seo";
 import type { Route } from "./+types/formation";
@@ -44,13 +44,6 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   // A preview of an unpublished course is never indexed.
   return course.status === "published" ? meta : [...meta, { name: "robots", content: "noindex" }];
 };
-
-/** "1 h 30", "45 min" */
-function formatLessonDuration(minutes: number): string {
-  if (minutes < 60) return `${minutes} min`;
-  const rest = minutes % 60;
-  return `${Math.floor(minutes / 60)} h${rest ? ` ${String(rest).padStart(2, "0")}` : ""}`;
-}
 
 export default function CoursePage({ loaderData, matches }: Route.ComponentProps) {
   const { course, lessons } = loaderData;
@@ -257,7 +250,7 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
                       {lesson.durationMinutes > 0 ? (
                         <span className="inline-flex items-center gap-1.5 text-sm text-slate-600">
                           <Icon name="clock" className="size-4" aria-hidden="true" />
-                          {formatLessonDuration(lesson.durationMinutes)}
+                          {formatMinutes(lesson.durationMinutes)}
                         </span>
                       ) : null}
                       {lesson.isFree ? (

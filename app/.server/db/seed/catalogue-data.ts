@@ -219,3 +219,23 @@ export const seedCourses = [
     objectives: ["Établir un plan de maintenance préventive", "Diagnostiquer une panne méthodiquement"],
   },
 ];
+
+/**
+ * The first lessons of a seeded course: one per module, the first open as a free preview, so that
+ * a learner who enrols in the seeded catalogue has something to follow. Teachers replace them
+ * with their own content in the course form.
+ */
+export function seedLessonsFor(course: { title: string; modules: readonly string[] }) {
+  return course.modules.map((module, index) => ({
+    title: module,
+    description: `Module ${index + 1} sur ${course.modules.length} de la formation «\u00a0${course.title}\u00a0».`,
+    content: [
+      `Ce module porte sur : ${module}. Il s'appuie sur des cas concrets tirés d'entreprises et d'institutions du Mali et de la sous-région.`,
+      "Lisez la leçon, consultez les documents joints quand il y en a, puis marquez la leçon comme terminée : votre progression est enregistrée et vous reprendrez là où vous vous êtes arrêté.",
+      "Les séances en direct avec le formateur permettent de poser vos questions et de travailler les exercices en groupe.",
+    ].join("\n\n"),
+    durationMinutes: 30 + ((index * 15) % 45),
+    position: index,
+    isFree: index === 0,
+  }));
+}

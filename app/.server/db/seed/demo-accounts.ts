@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { inArray } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import type { Role } from "~/lib/roles";
 import { hashPassword } from "../../auth/password";
 import type { Database } from "../client";
-import { accounts, users } from "../schema";
+import { newPaymentReference } from "../../payments/reference";
+import { accounts, courses, enrolments, lessonProgress, lessons, payments, users } from "../schema";
 
 /**
  * Accounts for trying Campus on a laptop (development only, never with NODE_ENV=production):
@@ -50,5 +51,54 @@ export async function seedDemoAccounts(db: Database): Promise<number> {
         .onConflictDoNothing();
     }
   });
+  const student = prepared.find((account) => account.role === "user");
+  const admin = await db.select({ id: users.id }).from(users).where(eq(users.email, "admin@campus.test"));
+  if (student) await seedDemoLearning(db, student.id, admin[0]?.id ?? null);
   return prepared.length;
+}
+
+/**
+ * The demo student follows "Intelligence Artificielle" (paid in cash at the office, two lessons
+ * done), so the dashboard, "Mes Formations" and the player show something on a first try.
+ */
+async function seedDemoLearning(db: Database, studentId: string, adminId: string | null) {
+  const [course] = await db.select({ id: courses.id, priceFcfa: courses.priceFcfa }).from(courses).where(eq(courses.slug, "intelligence-artificielle"));
+  if (!course) return;
+  const courseLessons = await db.select({ id: lessons.id }).from(lessons).where(eq(lessons.courseId, course.id)).orderBy(asc(lessons.position));
+  const now = new Date();
+  const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
+  await db.transaction(async (tx) => {
+    const done = courseLessons.slice(0, 2);
+    const [enrolment] = await tx
+      .insert(enrolments)
+      .values({
+        userId: studentId,
+        courseId: course.id,
+        status: "active",
+        progress: courseLessons.length ? Math.round((done.length / courseLessons.length) * 100) : 0,
+        lastLessonId: courseLessons[2]?.id ?? null,
+        enrolledAt: daysAgo(40),
+        activatedAt: daysAgo(39),
+      })
+      .onConflictDoNothing()
+      .returning({ id: enrolments.id });
+    if (!enrolment) return;
+    await tx.insert(payments).values({
+      reference: newPaymentReference(),
+      enrolmentId: enrolment.id,
+      userId: studentId,
+      courseId: course.id,
+      amount: course.priceFcfa,
+      method: "cash",
+      provider: "office",
+      status: "completed",
+      receiptNumber: "R-DEMO-0001",
+      recordedBy: adminId,
+      createdAt: daysAgo(40),
+      completedAt: daysAgo(39),
+    });
+    if (done.length) {
+      await tx.insert(lessonProgress).values(done.map((lesson, index) => ({ enrolmentId: enrolment.id, lessonId: lesson.id, completedAt: daysAgo(30 - index * 12) })));
+    }
+  });
 }

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../client";
-import { categories, courses, institute, instituteHighlights, levels, quotes, teamMembers } from "../schema";
+import { categories, courses, institute, instituteHighlights, lessons, levels, quotes, teamMembers } from "../schema";
 import { seedHighlights, seedQuotes, seedTeamMembers } from "./about-data";
-import { seedCategories, seedCourses, seedInstitute, seedLevels } from "./catalogue-data";
+import { seedCategories, seedCourses, seedInstitute, seedLessonsFor, seedLevels } from "./catalogue-data";
 import { seedDemoAccounts } from "./demo-accounts";
 
 /**
@@ -18,7 +18,7 @@ export async function seedDatabase(db: Database) {
     const categoryIds = new Map((await tx.select().from(categories)).map((row) => [row.slug, row.id]));
     const levelIds = new Map((await tx.select().from(levels)).map((row) => [row.slug, row.id]));
     const now = new Date();
-    await tx
+    const inserted = await tx
       .insert(courses)
       .values(
         seedCourses.map(({ category, level, ...course }, index) => ({
@@ -30,7 +30,11 @@ export async function seedDatabase(db: Database) {
           publishedAt: now,
         })),
       )
-      .onConflictDoNothing({ target: courses.slug });
+      .onConflictDoNothing({ target: courses.slug })
+      .returning({ id: courses.id, title: courses.title, modules: courses.modules });
+    // Lessons only for courses created now: a course already there keeps its teacher's lessons.
+    const lessonRows = inserted.flatMap((course) => seedLessonsFor(course).map((lesson) => ({ ...lesson, courseId: course.id })));
+    if (lessonRows.length) await tx.insert(lessons).values(lessonRows);
     // The about page's figures, leaders and quotes, matched by key.
     await tx.insert(instituteHighlights).values(seedHighlights).onConflictDoNothing({ target: instituteHighlights.key });
     await tx.insert(teamMembers).values(seedTeamMembers).onConflictDoNothing({ target: teamMembers.key });

@@ -1,0 +1,107 @@
+import { CalendarClock, Video } from "lucide-react";
+import { isRouteErrorResponse, Link } from "react-router";
+import { requireUser } from "~/.server/auth/guards";
+import { dbContext } from "~/.server/context";
+import { getLearnerCourse } from "~/.server/learning";
+import { CourseOutline } from "~/components/learning/course-outline";
+import { ProgressBar } from "~/components/learning/progress-bar";
+import { Badge } from "~/components/ui/badge";
+import { buttonClasses } from "~/components/ui/button";
+import { asLearner } from "./learner-access.server";
+import type { Route } from "./+types/formation";
+
+const liveDate = new Intl.DateTimeFormat("fr-FR", { dateStyle: "full", timeStyle: "short", timeZone: "Africa/Bamako" });
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requireUser(args);
+  const { course, enrolment, lessons, resume } = await asLearner(args.params.slug, () => getLearnerCourse(args.context.get(dbContext), user, args.params.slug));
+  const now = new Date();
+  return {
+    course: { slug: course.slug, title: course.title, description: course.description, categoryName: course.categoryName, liveSessionUrl: course.liveSessionUrl },
+    nextLive: course.nextLiveAt && course.nextLiveAt > now ? liveDate.format(course.nextLiveAt) : null,
+    progress: enrolment?.progress ?? null,
+    completed: enrolment?.status === "completed",
+    lessons: lessons.map(({ id, title, durationMinutes, done }) => ({ id, title, durationMinutes, done })),
+    resumeHref: resume ? `/dashboard/formations/${course.slug}/lecons/${resume.lessonId}` : null,
+    started: lessons.some((lesson) => lesson.done) || Boolean(enrolment?.lastLessonId),
+  };
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? loaderData.course.title : "Formation" }];
+
+/** A followed course's home: progress, "Continuer", the next live session, the lessons. */
+export default function LearnerCoursePage({ loaderData }: Route.ComponentProps) {
+  const { course, nextLive, progress, completed, lessons, resumeHref, started } = loaderData;
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <div>
+        <p className="text-sm">
+          <Link to="/dashboard/formations" className="font-medium text-brand-700 hover:underline">
+            Mes Formations
+          </Link>
+        </p>
+        <div className="mt-2 flex flex-wrap items-center gap-2">
+          <Badge tone="brand">{course.categoryName}</Badge>
+          {completed ? <Badge tone="green">Terminée</Badge> : null}
+          {progress === null ? <Badge tone="amber">Aperçu enseignant</Badge> : null}
+        </div>
+        <h1 className="mt-2 text-2xl font-bold text-slate-900 sm:text-3xl">{course.title}</h1>
+        <p className="mt-2 text-slate-700">{course.description}</p>
+      </div>
+
+      <section aria-labelledby="avancement" className="rounded-lg border border-slate-200 bg-white p-5">
+        <h2 id="avancement" className="font-semibold text-slate-900">
+          Votre avancement
+        </h2>
+        {progress !== null ? <div className="mt-3">{<ProgressBar value={progress} label={`Progression dans ${course.title}`} />}</div> : null}
+        {resumeHref ? (
+          <Link to={resumeHref} className={buttonClasses({ size: "lg", className: "mt-4 w-full sm:w-auto" })}>
+            {started ? "Continuer" : "Commencer la formation"}
+          </Link>
+        ) : (
+          <p className="mt-3 text-slate-700">Les leçons de cette formation arrivent bientôt : vous serez prévenu par e-mail.</p>
+        )}
+      </section>
+
+      {nextLive ? (
+        <section aria-labelledby="direct" className="flex flex-wrap items-center gap-3 rounded-lg border border-sky-200 bg-sky-50 p-5 text-sky-950">
+          <CalendarClock aria-hidden="true" className="size-6 shrink-0" />
+          <div className="min-w-0 flex-1">
+            <h2 id="direct" className="font-semibold">
+              Prochaine session en direct
+            </h2>
+            <p className="text-sm">{nextLive}</p>
+          </div>
+          {course.liveSessionUrl ? (
+            <a href={course.liveSessionUrl} target="_blank" rel="noopener noreferrer" className={buttonClasses({ size: "sm" })}>
+              <Video aria-hidden="true" className="size-4" />
+              Rejoindre<span className="sr-only"> la session (s'ouvre sur un autre site)</span>
+            </a>
+          ) : null}
+        </section>
+      ) : null}
+
+      {lessons.length > 0 ? (
+        <section aria-labelledby="sommaire" className="space-y-3">
+          <h2 id="sommaire" className="text-lg font-semibold text-slate-900">
+            Sommaire
+          </h2>
+          <CourseOutline slug={course.slug} lessons={lessons} />
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const paused = isRouteErrorResponse(error) && error.status === 403;
+  return (
+    <div role="alert" className="rounded-lg border border-slate-200 bg-white p-6">
+      <h1 className="text-lg font-semibold text-slate-900">{paused ? "Formation en pause" : "Formation introuvable"}</h1>
+      <p className="mt-1 text-slate-700">{paused ? "Votre inscription est en pause : contactez l'institut pour la reprendre." : "Cette formation n'existe pas."}</p>
+      <Link to="/dashboard/formations" className={buttonClasses({ variant: "outline", size: "sm", className: "mt-3" })}>
+        Mes Formations
+      </Link>
+    </div>
+  );
+}

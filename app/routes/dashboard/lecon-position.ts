@@ -1,0 +1,22 @@
+import { z } from "zod";
+import { requireUser } from "~/.server/auth/guards";
+import { dbContext } from "~/.server/context";
+import { LessonAccessError, saveVideoPosition } from "~/.server/learning";
+import type { Route } from "./+types/lecon-position";
+
+const positionSchema = z.object({ seconds: z.coerce.number().finite().min(0).max(86_400) });
+
+/** The player's "I stopped here" (every few seconds of video, and when the page closes). */
+export async function action(args: Route.ActionArgs) {
+  const user = await requireUser(args);
+  const parsed = positionSchema.safeParse(Object.fromEntries(await args.request.formData()));
+  const lessonId = /^\d{1,9}$/.test(args.params.lessonId) ? Number(args.params.lessonId) : 0;
+  if (!parsed.success || !lessonId) return new Response(null, { status: 400 });
+  try {
+    await saveVideoPosition(args.context.get(dbContext), user, lessonId, parsed.data.seconds);
+  } catch (error) {
+    if (error instanceof LessonAccessError) return new Response(null, { status: 404 });
+    throw error;
+  }
+  return new Response(null, { status: 204 });
+}

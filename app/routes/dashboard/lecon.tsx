@@ -1,0 +1,201 @@
+import { ArrowLeft, ArrowRight, CircleCheck } from "lucide-react";
+import { useEffect, useRef, type RefObject } from "react";
+import { Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
+import { z } from "zod";
+import { requireUser } from "~/.server/auth/guards";
+import { dbContext } from "~/.server/context";
+import { openLesson, setLessonDone } from "~/.server/learning";
+import { redirectWithToast } from "~/.server/toast";
+import { CourseOutline } from "~/components/learning/course-outline";
+import { ProgressBar } from "~/components/learning/progress-bar";
+import { LessonBody } from "~/components/public/lesson-body";
+import { buttonClasses } from "~/components/ui/button";
+import { asLearner } from "./learner-access.server";
+import type { Route } from "./+types/lecon";
+
+function lessonIdOf(params: { lessonId: string }): number {
+  return /^\d{1,9}$/.test(params.lessonId) ? Number(params.lessonId) : 0;
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = await requireUser(args);
+  const { slug } = args.params;
+  const opened = await asLearner(slug, () => openLesson(args.context.get(dbContext), user, slug, lessonIdOf(args.params)));
+  const { course, enrolment, lessons, lesson, previous, next } = opened;
+  return {
+    course: { slug: course.slug, title: course.title },
+    progress: enrolment?.progress ?? null,
+    lessons: lessons.map(({ id, title, durationMinutes, done }) => ({ id, title, durationMinutes, done })),
+    lesson: {
+      id: lesson.id,
+      title: lesson.title,
+      description: lesson.description,
+      content: lesson.content,
+      videoUrl: lesson.videoUrl,
+      video: lesson.video,
+      attachments: lesson.attachments,
+      done: lesson.done,
+      positionSeconds: lesson.positionSeconds,
+    },
+    previous: previous ? { id: previous.id, title: previous.title } : null,
+    next: next ? { id: next.id, title: next.title } : null,
+  };
+}
+
+const doneSchema = z.object({ intent: z.enum(["done", "undone"]) });
+
+/** "Marquer comme terminé" (and its undo). */
+export async function action(args: Route.ActionArgs) {
+  const user = await requireUser(args);
+  const parsed = doneSchema.safeParse(Object.fromEntries(await args.request.formData()));
+  const here = args.url.pathname;
+  if (!parsed.success) return redirectWithToast(here, { type: "error", title: "Erreur", description: "Action inconnue." }, { status: 303 });
+  const { enrolment } = await asLearner(args.params.slug, () => setLessonDone(args.context.get(dbContext), user, lessonIdOf(args.params), parsed.data.intent === "done"));
+  const toast =
+    parsed.data.intent === "undone"
+      ? { title: "Leçon à refaire", description: `Progression : ${enrolment.progress} %` }
+      : enrolment.status === "completed"
+        ? { title: "Formation terminée !", description: "Vous avez terminé toutes les leçons. Bravo !" }
+        : { title: "Leçon terminée", description: `Progression : ${enrolment.progress} %` };
+  return redirectWithToast(here, { type: "success", ...toast }, { status: 303 });
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? `${loaderData.lesson.title} · ${loaderData.course.title}` : "Leçon" }];
+
+const SAVE_EVERY_SECONDS = 10;
+
+/**
+ * Keeps where the video stopped, so that "Continuer" resumes there: every few seconds of play, on
+ * pause, and when the page is left (a beacon, which survives the page closing).
+ */
+function usePositionSaving(video: RefObject<HTMLVideoElement | null>, url: string, enabled: boolean) {
+  useEffect(() => {
+    const element = video.current;
+    if (!element || !enabled) return;
+    let saved = Math.floor(element.currentTime);
+    const body = () => {
+      const form = new FormData();
+      form.set("seconds", String(Math.floor(element.currentTime)));
+      return form;
+    };
+    const save = (force: boolean) => {
+      const seconds = Math.floor(element.currentTime);
+      if (!force && Math.abs(seconds - saved) < SAVE_EVERY_SECONDS) return;
+      saved = seconds;
+      void fetch(url, { method: "POST", body: body(), keepalive: true }).catch(() => {});
+    };
+    const onTime = () => save(false);
+    const onPause = () => save(true);
+    const onLeave = () => {
+      if (document.visibilityState === "hidden" && Math.floor(element.currentTime) !== saved) {
+        saved = Math.floor(element.currentTime);
+        navigator.sendBeacon(url, body());
+      }
+    };
+    element.addEventListener("timeupdate", onTime);
+    element.addEventListener("pause", onPause);
+    document.addEventListener("visibilitychange", onLeave);
+    window.addEventListener("pagehide", onLeave);
+    return () => {
+      element.removeEventListener("timeupdate", onTime);
+      element.removeEventListener("pause", onPause);
+      document.removeEventListener("visibilitychange", onLeave);
+      window.removeEventListener("pagehide", onLeave);
+    };
+  }, [video, url, enabled]);
+}
+
+export default function LessonPage({ loaderData }: Route.ComponentProps) {
+  const { course, progress, lessons, lesson, previous, next } = loaderData;
+  const navigation = useNavigation();
+  const marking = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const video = useRef<HTMLVideoElement>(null);
+  const base = `/dashboard/formations/${course.slug}/lecons`;
+  const learner = progress !== null;
+  usePositionSaving(video, `${base}/${lesson.id}/position`, learner && Boolean(lesson.video));
+  const doneCount = lessons.filter((item) => item.done).length;
+
+  return (
+    <div className="mx-auto grid max-w-6xl gap-6 lg:grid-cols-[1fr_20rem]">
+      <article aria-labelledby="lesson-title" className="min-w-0 space-y-5">
+        <p className="text-sm">
+          <Link to={`/dashboard/formations/${course.slug}`} className="font-medium text-brand-700 hover:underline">
+            {course.title}
+          </Link>
+        </p>
+        <h1 id="lesson-title" className="text-2xl font-bold text-slate-900 sm:text-3xl">
+          {lesson.title}
+        </h1>
+        <LessonBody
+          lesson={lesson}
+          videoProps={{
+            ref: video,
+            // A media fragment: the browser starts where the learner stopped, even without JavaScript.
+            ...(lesson.video && lesson.positionSeconds > 0 ? { src: `/fichiers/${lesson.video.id}#t=${lesson.positionSeconds}` } : {}),
+          }}
+        />
+
+        {learner ? (
+          <Form method="post" className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-4">
+            {lesson.done ? (
+              <>
+                <p className="flex items-center gap-2 font-semibold text-emerald-800">
+                  <CircleCheck aria-hidden="true" className="size-5" />
+                  Leçon terminée
+                </p>
+                <button type="submit" name="intent" value="undone" className={buttonClasses({ variant: "ghost", size: "sm" })} disabled={marking}>
+                  Marquer comme à refaire
+                </button>
+              </>
+            ) : (
+              <button type="submit" name="intent" value="done" className={buttonClasses()} disabled={marking}>
+                <CircleCheck aria-hidden="true" className="size-5" />
+                {marking ? "Enregistrement..." : "Marquer comme terminé"}
+              </button>
+            )}
+          </Form>
+        ) : (
+          <p className="rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-950">Aperçu enseignant : la progression n'est pas enregistrée.</p>
+        )}
+
+        <nav aria-label="Leçons précédente et suivante" className="flex flex-col gap-3 sm:flex-row sm:justify-between">
+          {previous ? (
+            <Link to={`${base}/${previous.id}`} className={buttonClasses({ variant: "outline" })}>
+              <ArrowLeft aria-hidden="true" className="size-4" />
+              <span className="truncate">Précédente : {previous.title}</span>
+            </Link>
+          ) : (
+            <span />
+          )}
+          {next ? (
+            <Link to={`${base}/${next.id}`} className={buttonClasses()}>
+              <span className="truncate">Suivante : {next.title}</span>
+              <ArrowRight aria-hidden="true" className="size-4" />
+            </Link>
+          ) : null}
+        </nav>
+      </article>
+
+      <aside aria-labelledby="sommaire-titre" className="space-y-3 lg:sticky lg:top-20 lg:self-start">
+        <h2 id="sommaire-titre" className="font-semibold text-slate-900">
+          Sommaire · {doneCount}/{lessons.length} terminées
+        </h2>
+        {progress !== null ? <ProgressBar value={progress} label={`Progression dans ${course.title}`} /> : null}
+        <CourseOutline slug={course.slug} lessons={lessons} currentId={lesson.id} />
+      </aside>
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const paused = isRouteErrorResponse(error) && error.status === 403;
+  return (
+    <div role="alert" className="rounded-lg border border-slate-200 bg-white p-6">
+      <h1 className="text-lg font-semibold text-slate-900">{paused ? "Formation en pause" : "Leçon introuvable"}</h1>
+      <p className="mt-1 text-slate-700">{paused ? "Votre inscription est en pause : contactez l'institut pour la reprendre." : "Cette leçon n'existe pas ou ne fait pas partie de cette formation."}</p>
+      <Link to="/dashboard/formations" className={buttonClasses({ variant: "outline", size: "sm", className: "mt-3" })}>
+        Mes Formations
+      </Link>
+    </div>
+  );
+}
