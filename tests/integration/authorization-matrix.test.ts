@@ -38,7 +38,7 @@ function allowedRoles(pathname: string): Role[] {
 }
 
 type RouteEntry = { id: string; parentId?: string; path?: string; index?: boolean; module: { loader?: unknown; action?: unknown; default?: unknown } };
-type AreaRoute = { id: string; pattern: string; url: string; index: boolean; hasLoader: boolean; hasAction: boolean; dynamic: boolean };
+type AreaRoute = { id: string; pattern: string; url: string; index: boolean; hasLoader: boolean; hasAction: boolean; dynamic: boolean; postOnly: boolean };
 
 /** Full URL patterns of the build's routes under the three areas, with sample values for :params. */
 function areaRoutes(routes: Record<string, RouteEntry>): AreaRoute[] {
@@ -58,7 +58,9 @@ function areaRoutes(routes: Record<string, RouteEntry>): AreaRoute[] {
     if (hasChildren && !route.index) continue;
     const dynamic = /[:*]/.test(pattern);
     const url = pattern.replace(/:[^/]+/g, "999999").replace(/\*$/, "exemple");
-    result.push({ id: route.id, pattern, url, index: Boolean(route.index), hasLoader: Boolean(route.module.loader), hasAction: Boolean(route.module.action), dynamic });
+    // A resource route made for POST (no page): a GET gets its guard, then 405.
+    const postOnly = !route.module.default && Boolean(route.module.action);
+    result.push({ id: route.id, pattern, url, index: Boolean(route.index), hasLoader: Boolean(route.module.loader), hasAction: Boolean(route.module.action), dynamic, postOnly });
   }
   return result.sort((a, b) => a.pattern.localeCompare(b.pattern));
 }
@@ -183,7 +185,7 @@ describe.each(everyone)("as %s", (who) => {
     const problems: string[] = [];
     for (const route of routes) {
       const outcome = await documentOutcome(await send(route.url, who));
-      const problem = mismatch(route, who, "GET", outcome, route.dynamic ? [200, 404] : [200]);
+      const problem = mismatch(route, who, "GET", outcome, route.postOnly ? [405] : route.dynamic ? [200, 404] : [200]);
       if (problem) problems.push(problem);
     }
     expect(problems).toEqual([]);
@@ -193,7 +195,7 @@ describe.each(everyone)("as %s", (who) => {
     const problems: string[] = [];
     for (const route of routes.filter((entry) => entry.hasLoader && !entry.pattern.endsWith(".csv"))) {
       const outcome = await dataOutcome(await send(dataUrl(route, { onlyLoader: true }), who), "GET");
-      const problem = mismatch(route, who, "loader", outcome, route.dynamic ? [200, 404] : [200]);
+      const problem = mismatch(route, who, "loader", outcome, route.postOnly ? [405] : route.dynamic ? [200, 404] : [200]);
       if (problem) problems.push(problem);
     }
     expect(problems).toEqual([]);

@@ -9,6 +9,7 @@ import { loadInstituteIdentity, passwordResetMail, sendMail, verificationMail, t
 import { consumeRateLimit, resetRateLimit } from "../rate-limit";
 import type { AuthSettings } from "./config";
 import { authMessages, tooManyAttemptsMessage } from "./messages";
+import { safeRedirect } from "./redirect";
 import { checkPassword, hashPassword, verifyPassword } from "./password";
 
 /**
@@ -143,9 +144,12 @@ export function createAuth({ db, settings, mailEnv }: CreateAuthOptions) {
       sendOnSignIn: false,
       autoSignInAfterVerification: true,
       expiresIn: 24 * 60 * 60,
-      sendVerificationEmail: async ({ user, token }) => {
+      sendVerificationEmail: async ({ user, token, url: betterAuthUrl }) => {
         const identity = await loadInstituteIdentity(db);
-        const url = `${settings.publicUrl}/auth/verification?token=${encodeURIComponent(token)}`;
+        // The page that asked for the sign-up (a course's checkout...) is where the link lands.
+        const callback = safeRedirect(URL.parse(betterAuthUrl)?.searchParams.get("callbackURL"));
+        const back = callback === "/dashboard" || callback === "/" ? "" : `&redirectTo=${encodeURIComponent(callback)}`;
+        const url = `${settings.publicUrl}/auth/verification?token=${encodeURIComponent(token)}${back}`;
         await sendMail(db, mailEnv, verificationMail({ to: user.email, firstName: (user as { firstName?: string }).firstName, url, identity }));
       },
       afterEmailVerification: async (user, request) => {

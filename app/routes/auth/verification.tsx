@@ -1,18 +1,20 @@
 import { redirect } from "react-router";
 import { verifyEmail } from "~/.server/auth/flows";
-import { cookieHeaders } from "~/.server/auth/redirect";
+import { cookieHeaders, safeRedirect } from "~/.server/auth/redirect";
 import { authContext } from "~/.server/context";
 import type { Route } from "./+types/verification";
 
 /**
  * The link of the confirmation mail: confirms the address, signs the visitor in and lands on
- * /dashboard; a dead link goes back to /auth, which says so.
+ * /dashboard, or on the page that asked for the sign-up (?redirectTo=); a dead link goes back to
+ * /auth, which says so.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const params = new URL(request.url).searchParams;
+  const token = params.get("token") ?? "";
   if (!token || token.length > 2000) throw redirect("/auth?message=verification-invalide");
   const result = await verifyEmail(context.get(authContext), request.headers, token);
   if (!result.ok) throw redirect("/auth?message=verification-invalide");
   // Already confirmed and not signed in (a second click): sign in as usual.
-  throw redirect("/dashboard", { headers: cookieHeaders(result.setCookies) });
+  throw redirect(safeRedirect(params.get("redirectTo")), { headers: cookieHeaders(result.setCookies) });
 }

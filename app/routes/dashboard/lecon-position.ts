@@ -6,6 +6,12 @@ import type { Route } from "./+types/lecon-position";
 
 const positionSchema = z.object({ seconds: z.coerce.number().finite().min(0).max(86_400) });
 
+/** Only POST makes sense here; a GET (a typed address) gets the guard, then 405. */
+export async function loader(args: Route.LoaderArgs) {
+  await requireUser(args);
+  return new Response("Méthode non autorisée.", { status: 405, headers: { Allow: "POST" } });
+}
+
 /** The player's "I stopped here" (every few seconds of video, and when the page closes). */
 export async function action(args: Route.ActionArgs) {
   const user = await requireUser(args);
