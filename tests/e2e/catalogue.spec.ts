@@ -146,7 +146,7 @@ test.describe("course page", () => {
     await expect(main.getByText("Bases de la programmation")).toBeVisible();
     await expect(main.getByRole("link", { name: "S'inscrire", exact: true })).toHaveAttribute(
       "href",
-      "/auth?onglet=inscription&redirectTo=%2Fformations%2Fintelligence-artificielle",
+      "/formations/intelligence-artificielle/inscription",
     );
     await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/formations\/intelligence-artificielle$/);
     await expect(page.locator('meta[property="og:locale"]')).toHaveAttribute("content", "fr_FR");

@@ -40,7 +40,7 @@ test.describe("home page", () => {
     await expect(ai.locator("p.line-clamp-2")).toContainText("Maîtrisez les fondements");
     await expect(ai.getByRole("link", { name: /^S'inscrire/ })).toHaveAttribute(
       "href",
-      "/auth?onglet=inscription&redirectTo=%2Fformations%2Fintelligence-artificielle",
+      "/formations/intelligence-artificielle/inscription",
     );
     // The catalogue-only module list is not on home cards.
     await expect(ai.getByText("Modules inclus")).toHaveCount(0);
