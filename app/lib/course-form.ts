@@ -34,6 +34,8 @@ export type CourseFormValues = {
   priceFcfa: string;
   maxStudents: string;
   liveSessionUrl: string;
+  /** "2026-12-01T18:00" (a datetime-local field, Bamako time, which is UTC). */
+  nextLiveAt: string;
   /** An uploaded cover image (files.id), set by the upload widget. */
   thumbnailFileId: string;
   /** Only an admin's form has it: the teacher to assign ("" keeps the current one). */
@@ -66,6 +68,7 @@ export function emptyCourseValues(): CourseFormValues {
     priceFcfa: "",
     maxStudents: "",
     liveSessionUrl: "",
+    nextLiveAt: "",
     thumbnailFileId: "",
     instructorId: "",
     status: "draft",
@@ -91,7 +94,7 @@ export function courseValuesFromFormData(form: FormData): CourseFormValues {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
   };
-  for (const key of ["title", "description", "category", "level", "durationWeeks", "priceFcfa", "maxStudents", "liveSessionUrl", "thumbnailFileId", "instructorId", "newObjective", "newPrerequisite"] as const) {
+  for (const key of ["title", "description", "category", "level", "durationWeeks", "priceFcfa", "maxStudents", "liveSessionUrl", "nextLiveAt", "thumbnailFileId", "instructorId", "newObjective", "newPrerequisite"] as const) {
     values[key] = text(key);
   }
   values.status = text("status") || "draft";

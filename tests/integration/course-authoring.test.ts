@@ -81,6 +81,13 @@ describe("createCourse", () => {
     expect(second.course.slug).toBe("energie-solaire-3");
   });
 
+  it("keeps the next live session as a Bamako date and time, and refuses a date it cannot read", async () => {
+    const result = await created(teacher, { title: "Avec direct", nextLiveAt: "2026-12-01T18:30" });
+    expect(result.course.nextLiveAt?.toISOString()).toBe("2026-12-01T18:30:00.000Z");
+    const bad = await createCourse(handle.db, teacher, courseInput({ nextLiveAt: "demain soir" }));
+    expect(bad).toMatchObject({ ok: false, fieldErrors: { nextLiveAt: "Saisissez une date et une heure valides." } });
+  });
+
   it("sets publishedAt when created published", async () => {
     const now = new Date("2026-01-05T10:00:00Z");
     const result = await createCourse(handle.db, teacher, courseInput({ title: "Publié d'emblée", status: "published" }), now);

@@ -54,7 +54,7 @@ async function outcome(run: () => Promise<unknown>): Promise<{ status: number; l
   try {
     const value = await run();
     if (value instanceof Response) return { status: value.status, location: value.headers.get("location"), body: await value.text() };
-    if (value && typeof value === "object" && "init" in value) return { status: (value as { init: { status?: number } }).init.status ?? 200, data: (value as { data: unknown }).data };
+    if (value && typeof value === "object" && "init" in value) return { status: (value as { init: { status?: number } }).init.status ?? 200, data: (value as unknown as { data: unknown }).data };
     return { status: 200, data: value };
   } catch (thrown) {
     if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("location") };

@@ -337,6 +337,19 @@ describe("refunds and expiry", () => {
     // Too late for the expired one: the admin cannot record it any more.
     await expect(recordCashPayment(handle.db, services, admin, outcome.reference, "R-10")).rejects.toMatchObject({ kind: "invalid" });
   });
+
+  it("keeps an enrolment open while another of its payments is still pending", async () => {
+    const course = await publishedCourse("Deux tentatives");
+    const learner = await person("user", "Penda");
+    const cash = await startCheckout(handle.db, services, learner, course.id, "cash");
+    if (cash.kind !== "cash") throw new Error("not cash");
+    await handle.db.update(payments).set({ createdAt: new Date(Date.now() - 50 * 60 * 60 * 1000) }).where(eq(payments.reference, cash.reference));
+    const online = await startCheckout(handle.db, services, learner, course.id, "mobile_money");
+    expect(online.kind).toBe("redirect");
+    await expireAbandonedPayments(handle.db);
+    expect((await paymentOf(cash.reference)).status).toBe("failed");
+    expect((await enrolmentOf(learner.id, course.id))?.status).toBe("pending_payment");
+  });
 });
 
 describe("the lessons and their files", () => {
@@ -356,6 +369,28 @@ describe("the lessons and their files", () => {
     await recordCashPayment(handle.db, services, admin, outcome.reference, "R-11");
     await expect(getReadableFile(handle.db, learner, videoId)).resolves.toMatchObject({ visibility: "private" });
     expect((await getLearnerCourse(handle.db, learner, course.slug)).lessons).toHaveLength(2);
+  });
+});
+
+describe("the teacher's course list", () => {
+  it("counts the enrolments and the revenue actually kept (refunds out)", async () => {
+    const { getManagedCourseStats, listManagedCourses } = await import("~/.server/courses/list");
+    const own = await person("teacher", "Yacouba");
+    const result = await createCourse(handle.db, own, { title: "Revenus réels", description: "d", category: "tech", level: "debutant", priceFcfa: "50000", status: "published" });
+    if (!result.ok) throw new Error("not created");
+    expect(await getManagedCourseStats(handle.db, own)).toMatchObject({ total: 1, enrolments: 0, revenueFcfa: 0 });
+    const paid = await person("user", "Zeinab");
+    const refunded = await person("user", "Adama");
+    const waiting = await person("user", "Boubacar");
+    for (const learner of [paid, refunded]) {
+      const outcome = await startCheckout(handle.db, services, learner, result.course.id, "cash");
+      if (outcome.kind !== "cash") throw new Error("not cash");
+      await recordCashPayment(handle.db, services, admin, outcome.reference, "R");
+      if (learner === refunded) await refundPayment(handle.db, admin, outcome.reference, "Annulation");
+    }
+    await startCheckout(handle.db, services, waiting, result.course.id, "cash");
+    expect(await getManagedCourseStats(handle.db, own)).toMatchObject({ enrolments: 1, revenueFcfa: 50000 });
+    expect((await listManagedCourses(handle.db, own))[0]?.enrolmentCount).toBe(1);
   });
 });
 

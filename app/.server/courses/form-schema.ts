@@ -56,6 +56,23 @@ const optionalUrl = (message: string) =>
       .transform((value) => value ?? null),
   );
 
+/** A datetime-local value ("2026-12-01T18:00"), in Bamako time (UTC all year), or nothing (null). */
+const optionalDateTime = z.preprocess(
+  blankToUndefined,
+  z
+    .union([z.date(), z.string().trim().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, "Saisissez une date et une heure valides.")])
+    .transform((value, ctx) => {
+      const date = value instanceof Date ? value : new Date(`${value}Z`);
+      if (Number.isNaN(date.getTime())) {
+        ctx.addIssue({ code: "custom", message: "Saisissez une date et une heure valides." });
+        return z.NEVER;
+      }
+      return date;
+    })
+    .optional()
+    .transform((value) => value ?? null),
+);
+
 /** A files.id given by the upload widget; "" or null removes the file, undefined keeps it. */
 const fileId = z.union([z.string().trim().max(100), z.null()]).optional().transform((value) => (value === undefined ? undefined : value || null));
 
@@ -87,6 +104,7 @@ export const courseFormSchema = z.object({
   priceFcfa: integer("Le prix", { min: 0, max: 100_000_000, empty: 0 }).transform((value) => value ?? 0),
   maxStudents: integer("Le nombre maximum d'étudiants", { min: 1, max: 100_000, empty: null }),
   liveSessionUrl: optionalUrl("Saisissez un lien valide (http:// ou https://)."),
+  nextLiveAt: optionalDateTime,
   status: z.preprocess(blankToUndefined, z.enum(courseStatuses, { error: "Choisissez un statut valide." }).default("draft")),
   objectives: textList("Objectifs"),
   prerequisites: textList("Prérequis"),

@@ -4,7 +4,7 @@ import { courseStatuses } from "~/lib/course-status";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { escapeLike } from "../db/like";
-import { categories, courses, lessons, levels, users } from "../db/schema";
+import { categories, courses, levels, users } from "../db/schema";
 
 /** Filters of the course lists, read from the query string; anything unknown falls back to "all". */
 export const courseFiltersSchema = z.object({
@@ -41,8 +41,14 @@ function filterConditions(actor: Actor, filters: Partial<CourseFilters>): SQL | 
   return and(...conditions);
 }
 
-const lessonCount = sql<number>`(select count(*) from ${lessons} where ${lessons.courseId} = ${courses.id})`.mapWith(Number);
-const totalMinutes = sql<number>`(select coalesce(sum(${lessons.durationMinutes}), 0) from ${lessons} where ${lessons.courseId} = ${courses.id})`.mapWith(Number);
+// Correlated subqueries name their tables in full: Drizzle leaves columns unqualified in a query
+// on one table, where "course_id" = "id" would compare the inner table with itself.
+const lessonCount = sql<number>`(select count(*) from "lessons" where "lessons"."course_id" = "courses"."id")`.mapWith(Number);
+const totalMinutes = sql<number>`(select coalesce(sum("lessons"."duration_minutes"), 0) from "lessons" where "lessons"."course_id" = "courses"."id")`.mapWith(Number);
+/** Learners who paid (or needed not to) and follow, followed or paused the course. */
+const enrolmentCount = sql<number>`(select count(*) from "enrolments" where "enrolments"."course_id" = "courses"."id" and "enrolments"."status" in ('active', 'completed', 'paused'))`.mapWith(Number);
+/** What was paid for the course and kept (a refunded payment is no longer completed). */
+const revenue = sql<number>`(select coalesce(sum("payments"."amount"), 0) from "payments" where "payments"."course_id" = "courses"."id" and "payments"."status" = 'completed')`.mapWith(Number);
 
 export type ManagedCourse = Awaited<ReturnType<typeof listManagedCourses>>[number];
 
@@ -67,6 +73,7 @@ export async function listManagedCourses(db: Database, actor: Actor, filters: Pa
       updatedAt: courses.updatedAt,
       lessonCount,
       totalMinutes,
+      enrolmentCount,
     })
     .from(courses)
     .innerJoin(categories, eq(courses.categoryId, categories.id))
@@ -77,23 +84,28 @@ export async function listManagedCourses(db: Database, actor: Actor, filters: Pa
   return rows.map(({ instructorFirstName, instructorLastName, ...row }) => ({
     ...row,
     instructorName: instructorFirstName || instructorLastName ? `${instructorFirstName ?? ""} ${instructorLastName ?? ""}`.trim() : null,
-    // Issue 5 brings enrolments; until then no course has any.
-    enrolmentCount: 0,
   }));
 }
 
 export type ManagedCourseStats = { total: number; published: number; drafts: number; enrolments: number; revenueFcfa: number };
 
-/** The five stat cards, over the courses the actor manages. */
+/** The five stat cards, over the courses the actor manages: revenue is what was paid and kept (refunds out). */
 export async function getManagedCourseStats(db: Database, actor: Actor): Promise<ManagedCourseStats> {
   const [row] = await db
     .select({
       total: count(),
       published: count(sql`case when ${courses.status} = 'published' then 1 end`),
       drafts: count(sql`case when ${courses.status} = 'draft' then 1 end`),
+      enrolments: sql<number>`coalesce(sum(${enrolmentCount}), 0)`.mapWith(Number),
+      revenueFcfa: sql<number>`coalesce(sum(${revenue}), 0)`.mapWith(Number),
     })
     .from(courses)
     .where(managedScope(actor));
-  // Issue 5 brings enrolments (and the revenue they make); zero until then.
-  return { total: Number(row?.total ?? 0), published: Number(row?.published ?? 0), drafts: Number(row?.drafts ?? 0), enrolments: 0, revenueFcfa: 0 };
+  return {
+    total: Number(row?.total ?? 0),
+    published: Number(row?.published ?? 0),
+    drafts: Number(row?.drafts ?? 0),
+    enrolments: row?.enrolments ?? 0,
+    revenueFcfa: row?.revenueFcfa ?? 0,
+  };
 }

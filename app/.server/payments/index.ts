@@ -302,17 +302,19 @@ export async function expireAbandonedPayments(db: Database, now = new Date()): P
     for (const payment of expired) await logEvent(tx, payment.id, "expired");
     const enrolmentIds = [...new Set(expired.map((payment) => payment.enrolmentId))];
     if (enrolmentIds.length) {
+      const stillPaying = new Set(
+        (
+          await tx
+            .select({ enrolmentId: payments.enrolmentId })
+            .from(payments)
+            .where(and(inArray(payments.enrolmentId, enrolmentIds), inArray(payments.status, ["pending", "completed"])))
+        ).map((row) => row.enrolmentId),
+      );
       const waiting = await tx
         .select({ id: enrolments.id })
         .from(enrolments)
-        .where(
-          and(
-            inArray(enrolments.id, enrolmentIds),
-            eq(enrolments.status, "pending_payment"),
-            sql`not exists (select 1 from ${payments} where ${payments.enrolmentId} = ${enrolments.id} and ${payments.status} in ('pending', 'completed'))`,
-          ),
-        );
-      for (const enrolment of waiting) await cancelEnrolment(tx, enrolment.id, now);
+        .where(and(inArray(enrolments.id, enrolmentIds), eq(enrolments.status, "pending_payment")));
+      for (const enrolment of waiting) if (!stillPaying.has(enrolment.id)) await cancelEnrolment(tx, enrolment.id, now);
     }
     return expired.length;
   });

@@ -240,6 +240,9 @@ export function CourseForm(props: CourseFormProps) {
           <Field label="Lien des sessions en direct" name="liveSessionUrl" id={fieldId("liveSessionUrl")} optional hint="Zoom, Google Meet, Jitsi…" error={error("liveSessionUrl")}>
             {(field) => <Input {...field} type="url" inputMode="url" placeholder="https://" value={values.liveSessionUrl} onChange={(event) => update({ liveSessionUrl: event.target.value })} />}
           </Field>
+          <Field label="Prochaine session en direct" name="nextLiveAt" id={fieldId("nextLiveAt")} optional hint="Heure de Bamako ; annoncée aux inscrits." error={error("nextLiveAt")}>
+            {(field) => <Input {...field} type="datetime-local" value={values.nextLiveAt} onChange={(event) => update({ nextLiveAt: event.target.value })} />}
+          </Field>
         </div>
         {options.instructors.length > 0 ? (
           <Field label="Formateur" name="instructorId" id={fieldId("instructorId")} hint="Vide : vous-même pour un nouveau cours, le formateur actuel sinon." error={error("instructorId")}>
