@@ -4,7 +4,6 @@
  * its free previews, each for the right and the wrong people.
  */
 import { eq } from "drizzle-orm";
-import { isRouteErrorResponse } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "~/.server/auth/actor";
 import type { CampusAuth } from "~/.server/auth/express";
@@ -19,6 +18,7 @@ import { loader as lessonPreviewLoader } from "~/routes/public/apercu";
 import { loader as coursePageLoader } from "~/routes/public/formation";
 import { createTestAuth, createVerifiedUser, routerContext, signInCookie, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
+import { routeOutcome } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let campus: CampusAuth;
@@ -48,23 +48,6 @@ function args(path: string, options: { cookie?: string; form?: Record<string, st
   return { request, params: options.params ?? {}, context: routerContext(handle.db, campus), url: new URL(request.url), pattern: path } as unknown as Args;
 }
 
-/** What a loader or action threw or returned: a Response (redirect), route data, or an error response. */
-async function outcome(run: () => Promise<unknown>): Promise<{ status: number; location?: string | null; data?: unknown }> {
-  try {
-    const value = await run();
-    if (value instanceof Response) return { status: value.status, location: value.headers.get("location") };
-    if (value && typeof value === "object" && "type" in value && (value as { type: string }).type === "DataWithResponseInit") {
-      const wrapped = value as unknown as { data: unknown; init: { status?: number } };
-      return { status: wrapped.init.status ?? 200, data: wrapped.data };
-    }
-    return { status: 200, data: value };
-  } catch (thrown) {
-    if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("location") };
-    if (isRouteErrorResponse(thrown)) return { status: thrown.status };
-    if (thrown && typeof thrown === "object" && "init" in thrown) return { status: (thrown as { init: { status: number } }).init.status };
-    throw thrown;
-  }
-}
 
 const baseForm = {
   title: "Gestion de l'eau",
@@ -82,29 +65,29 @@ const baseForm = {
 describe("the course form without JavaScript", () => {
   it("adds, moves and removes lessons and list items with its buttons, saving nothing", async () => {
     const before = (await handle.db.select().from(courses)).length;
-    const added = await outcome(() => formAction(args("/teacher/create-course", { cookie: who.teacher.cookie, form: { ...baseForm, "lessons[0].title": "Première", intent: "add-lesson", tab: "lecons" } })));
+    const added = await routeOutcome(() => formAction(args("/teacher/create-course", { cookie: who.teacher.cookie, form: { ...baseForm, "lessons[0].title": "Première", intent: "add-lesson", tab: "lecons" } })));
     expect(added.status).toBe(200);
     const addedData = added.data as { values: { lessons: Array<{ title: string }> }; tab: string };
     expect(addedData.values.lessons.map((lesson) => lesson.title)).toEqual(["Première", ""]);
     expect(addedData.tab).toBe("lecons");
 
-    const moved = await outcome(() =>
+    const moved = await routeOutcome(() =>
       formAction(args("/teacher/create-course", { cookie: who.teacher.cookie, form: { ...baseForm, "lessons[0].title": "A", "lessons[1].title": "B", intent: "move-lesson-down:0" } })),
     );
     expect((moved.data as { values: { lessons: Array<{ title: string }> } }).values.lessons.map((lesson) => lesson.title)).toEqual(["B", "A"]);
 
-    const objective = await outcome(() =>
+    const objective = await routeOutcome(() =>
       formAction(args("/teacher/create-course", { cookie: who.teacher.cookie, form: { ...baseForm, "objectives[0]": "Un", newObjective: "  Deux  ", intent: "add-objective" } })),
     );
     expect((objective.data as { values: { objectives: string[]; newObjective: string } }).values).toMatchObject({ objectives: ["Un", "Deux"], newObjective: "" });
 
-    const switched = await outcome(() => formAction(args("/teacher/create-course", { cookie: who.teacher.cookie, form: { ...baseForm, intent: "tab:parametres" } })));
+    const switched = await routeOutcome(() => formAction(args("/teacher/create-course", { cookie: who.teacher.cookie, form: { ...baseForm, intent: "tab:parametres" } })));
     expect((switched.data as { tab: string }).tab).toBe("parametres");
     expect((await handle.db.select().from(courses)).length).toBe(before);
   });
 
   it("gives back everything typed, with French messages beside the fields, when a save fails", async () => {
-    const failed = await outcome(() =>
+    const failed = await routeOutcome(() =>
       formAction(
         args("/teacher/create-course", {
           cookie: who.teacher.cookie,
@@ -121,7 +104,7 @@ describe("the course form without JavaScript", () => {
   });
 
   it("creates the course, then goes to the course list with the spec's toast", async () => {
-    const saved = await outcome(() =>
+    const saved = await routeOutcome(() =>
       formAction(args("/teacher/create-course", { cookie: who.teacher.cookie, form: { ...baseForm, "lessons[0].title": "Le goutte-à-goutte", "lessons[0].durationMinutes": "20", intent: "save" } })),
     );
     expect(saved).toMatchObject({ status: 303, location: "/teacher/courses" });
@@ -133,26 +116,26 @@ describe("the course form without JavaScript", () => {
   it("opens the edit form to the course's teacher and admins only (404 otherwise), with the stored values", async () => {
     const [course] = await handle.db.select().from(courses).where(eq(courses.title, "Gestion de l'eau"));
     const path = `/dashboard/course-creator/${course!.id}`;
-    const mine = await outcome(() => formLoader(args(path, { cookie: who.teacher.cookie, params: { id: String(course!.id) } }) as never));
+    const mine = await routeOutcome(() => formLoader(args(path, { cookie: who.teacher.cookie, params: { id: String(course!.id) } }) as never));
     expect(mine.status).toBe(200);
     expect((mine.data as { values: { title: string; priceFcfa: string; lessons: Array<{ id: string }> } }).values).toMatchObject({ title: "Gestion de l'eau", priceFcfa: "15000" });
-    expect((await outcome(() => formLoader(args(path, { cookie: who.admin.cookie, params: { id: String(course!.id) } }) as never))).status).toBe(200);
-    expect((await outcome(() => formLoader(args(path, { cookie: who.otherTeacher.cookie, params: { id: String(course!.id) } }) as never))).status).toBe(404);
-    expect((await outcome(() => formLoader(args("/dashboard/course-creator/abc", { cookie: who.teacher.cookie, params: { id: "abc" } }) as never))).status).toBe(404);
+    expect((await routeOutcome(() => formLoader(args(path, { cookie: who.admin.cookie, params: { id: String(course!.id) } }) as never))).status).toBe(200);
+    expect((await routeOutcome(() => formLoader(args(path, { cookie: who.otherTeacher.cookie, params: { id: String(course!.id) } }) as never))).status).toBe(404);
+    expect((await routeOutcome(() => formLoader(args("/dashboard/course-creator/abc", { cookie: who.teacher.cookie, params: { id: "abc" } }) as never))).status).toBe(404);
     // A forged save against another teacher's course changes nothing.
-    const forged = await outcome(() => formAction(args(path, { cookie: who.otherTeacher.cookie, params: { id: String(course!.id) }, form: { ...baseForm, title: "Volé", intent: "save" } })));
+    const forged = await routeOutcome(() => formAction(args(path, { cookie: who.otherTeacher.cookie, params: { id: String(course!.id) }, form: { ...baseForm, title: "Volé", intent: "save" } })));
     expect(forged.status).toBe(404);
     const [after] = await handle.db.select().from(courses).where(eq(courses.id, course!.id));
     expect(after?.title).toBe("Gestion de l'eau");
     // Students never reach the form.
-    expect(await outcome(() => formLoader(args("/teacher/create-course", { cookie: who.student.cookie }) as never))).toMatchObject({ status: 302, location: "/dashboard" });
+    expect(await routeOutcome(() => formLoader(args("/teacher/create-course", { cookie: who.student.cookie }) as never))).toMatchObject({ status: 302, location: "/dashboard" });
   });
 
   it("updates in place and comes back to the form with a toast; Annuler and the return go to the list the user came from", async () => {
     const [course] = await handle.db.select().from(courses).where(eq(courses.title, "Gestion de l'eau"));
     const [lesson] = await handle.db.select().from(lessons).where(eq(lessons.courseId, course!.id));
     const path = `/dashboard/course-creator/${course!.id}?retour=/admin/my-courses`;
-    const saved = await outcome(() =>
+    const saved = await routeOutcome(() =>
       formAction(
         args(path, {
           cookie: who.admin.cookie,
@@ -164,10 +147,10 @@ describe("the course form without JavaScript", () => {
     expect(saved).toMatchObject({ status: 303, location: path });
     const [renamed] = await handle.db.select().from(lessons).where(eq(lessons.courseId, course!.id));
     expect(renamed).toMatchObject({ id: lesson!.id, title: "Le goutte-à-goutte, revu" });
-    const loaded = await outcome(() => formLoader(args(path, { cookie: who.admin.cookie, params: { id: String(course!.id) } }) as never));
+    const loaded = await routeOutcome(() => formLoader(args(path, { cookie: who.admin.cookie, params: { id: String(course!.id) } }) as never));
     expect((loaded.data as { listHref: string }).listHref).toBe("/admin/my-courses");
     // A teacher is never sent to the admin list.
-    const forTeacher = await outcome(() => formLoader(args(path, { cookie: who.teacher.cookie, params: { id: String(course!.id) } }) as never));
+    const forTeacher = await routeOutcome(() => formLoader(args(path, { cookie: who.teacher.cookie, params: { id: String(course!.id) } }) as never));
     expect((forTeacher.data as { listHref: string }).listHref).toBe("/teacher/courses");
   });
 });
@@ -211,7 +194,7 @@ describe("public course pages", () => {
     const created = await createCourse(handle.db, who.teacher.actor, { ...baseForm, title: "Brouillon secret", lessons: [{ title: "Ouverte", isFree: true }, { title: "Réservée" }] });
     if (!created.ok) throw new Error("not created");
     const { slug } = created.course;
-    const page = (cookie?: string) => outcome(() => coursePageLoader(args(`/formations/${slug}`, { cookie, params: { slug } }) as never));
+    const page = (cookie?: string) => routeOutcome(() => coursePageLoader(args(`/formations/${slug}`, { cookie, params: { slug } }) as never));
     expect((await page()).status).toBe(404);
     expect((await page(who.student.cookie)).status).toBe(404);
     expect((await page(who.otherTeacher.cookie)).status).toBe(404);
@@ -236,7 +219,7 @@ describe("public course pages", () => {
     const [course] = await handle.db.select().from(courses).where(eq(courses.title, "Brouillon secret"));
     const [free, locked] = await handle.db.select().from(lessons).where(eq(lessons.courseId, course!.id)).orderBy(lessons.position);
     const preview = (lessonId: number | string, cookie?: string) =>
-      outcome(() => lessonPreviewLoader(args(`/formations/${course!.slug}/apercu/${lessonId}`, { cookie, params: { slug: course!.slug, lessonId: String(lessonId) } }) as never));
+      routeOutcome(() => lessonPreviewLoader(args(`/formations/${course!.slug}/apercu/${lessonId}`, { cookie, params: { slug: course!.slug, lessonId: String(lessonId) } }) as never));
     expect((await preview(free!.id)).status).toBe(200);
     expect((await preview(locked!.id)).status).toBe(404);
     expect((await preview(locked!.id, who.student.cookie)).status).toBe(404);

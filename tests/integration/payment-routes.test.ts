@@ -4,7 +4,7 @@
  * each for the right and the wrong people.
  */
 import { eq } from "drizzle-orm";
-import { isRouteErrorResponse, RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "~/.server/auth/actor";
 import type { CampusAuth } from "~/.server/auth/express";
@@ -20,6 +20,7 @@ import { action as gatewayAction, loader as gatewayLoader } from "~/routes/payme
 import { action as checkoutAction, loader as checkoutLoader } from "~/routes/public/inscription";
 import { createTestAuth, createVerifiedUser, routerContext, signInCookie, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
+import { routeOutcome } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let campus: CampusAuth;
@@ -50,98 +51,85 @@ function args(path: string, options: { cookie?: string; form?: Record<string, st
   return { request, params: options.params ?? {}, context, url: new URL(request.url), pattern: path };
 }
 
-async function outcome(run: () => Promise<unknown>): Promise<{ status: number; location?: string | null; data?: unknown; body?: string }> {
-  try {
-    const value = await run();
-    if (value instanceof Response) return { status: value.status, location: value.headers.get("location"), body: await value.text() };
-    if (value && typeof value === "object" && "init" in value) return { status: (value as { init: { status?: number } }).init.status ?? 200, data: (value as unknown as { data: unknown }).data };
-    return { status: 200, data: value };
-  } catch (thrown) {
-    if (thrown instanceof Response) return { status: thrown.status, location: thrown.headers.get("location") };
-    if (isRouteErrorResponse(thrown)) return { status: thrown.status };
-    if (thrown && typeof thrown === "object" && "init" in thrown) return { status: (thrown as { init: { status: number } }).init.status };
-    throw thrown;
-  }
-}
 
 const checkoutPath = "/formations/cybersecurite/inscription";
 const slugParams = { slug: "cybersecurite" };
 
 describe("the checkout", () => {
   it("sends a visitor to sign up first, coming back to the checkout", async () => {
-    const visit = await outcome(() => checkoutLoader(args(checkoutPath, { params: slugParams }) as never));
+    const visit = await routeOutcome(() => checkoutLoader(args(checkoutPath, { params: slugParams }) as never));
     expect(visit).toMatchObject({ status: 302, location: `/auth?onglet=inscription&redirectTo=${encodeURIComponent(checkoutPath)}` });
-    const post = await outcome(() => checkoutAction(args(checkoutPath, { params: slugParams, form: { method: "cash" } }) as never));
+    const post = await routeOutcome(() => checkoutAction(args(checkoutPath, { params: slugParams, form: { method: "cash" } }) as never));
     expect(post.status).toBe(302);
     expect(await handle.db.select().from(payments)).toEqual([]);
   });
 
   it("offers the ways to pay, and answers 404 for a course that is not open", async () => {
-    const page = await outcome(() => checkoutLoader(args(checkoutPath, { cookie: who.learner.cookie, params: slugParams }) as never));
+    const page = await routeOutcome(() => checkoutLoader(args(checkoutPath, { cookie: who.learner.cookie, params: slugParams }) as never));
     expect(page.status).toBe(200);
     expect((page.data as { methods: Array<{ method: string }> }).methods.map((method) => method.method)).toEqual(["mobile_money", "card", "cash"]);
     await handle.db.update(courses).set({ status: "draft" }).where(eq(courses.slug, "mecatronique"));
-    const draft = await outcome(() => checkoutLoader(args("/formations/mecatronique/inscription", { cookie: who.learner.cookie, params: { slug: "mecatronique" } }) as never));
+    const draft = await routeOutcome(() => checkoutLoader(args("/formations/mecatronique/inscription", { cookie: who.learner.cookie, params: { slug: "mecatronique" } }) as never));
     expect(draft.status).toBe(404);
-    expect((await outcome(() => checkoutLoader(args("/formations/x/inscription", { cookie: who.learner.cookie, params: { slug: "x" } }) as never))).status).toBe(404);
+    expect((await routeOutcome(() => checkoutLoader(args("/formations/x/inscription", { cookie: who.learner.cookie, params: { slug: "x" } }) as never))).status).toBe(404);
   });
 
   it("refuses an unknown method with a French message, and sends an online payment to the gateway", async () => {
-    const bad = await outcome(() => checkoutAction(args(checkoutPath, { cookie: who.learner.cookie, params: slugParams, form: { method: "bitcoin" } }) as never));
+    const bad = await routeOutcome(() => checkoutAction(args(checkoutPath, { cookie: who.learner.cookie, params: slugParams, form: { method: "bitcoin" } }) as never));
     expect(bad).toMatchObject({ status: 400, data: { error: "Choisissez un moyen de paiement de la liste." } });
-    const online = await outcome(() => checkoutAction(args(checkoutPath, { cookie: who.learner.cookie, params: slugParams, form: { method: "mobile_money" } }) as never));
+    const online = await routeOutcome(() => checkoutAction(args(checkoutPath, { cookie: who.learner.cookie, params: slugParams, form: { method: "mobile_money" } }) as never));
     expect(online.status).toBe(303);
     expect(online.location).toMatch(/^\/paiement\/bac-a-sable\/ICEF-/);
     const reference = online.location!.split("/").pop()!;
 
     // The gateway page shows the transaction; another reference is a 404.
-    const gateway = await outcome(() => gatewayLoader(args(`/paiement/bac-a-sable/${reference}`, { params: { reference } }) as never));
+    const gateway = await routeOutcome(() => gatewayLoader(args(`/paiement/bac-a-sable/${reference}`, { params: { reference } }) as never));
     expect(gateway).toMatchObject({ status: 200, data: { amount: 110000, status: "pending" } });
-    expect((await outcome(() => gatewayLoader(args("/paiement/bac-a-sable/ICEF-AAAA-AAAA", { params: { reference: "ICEF-AAAA-AAAA" } }) as never))).status).toBe(404);
+    expect((await routeOutcome(() => gatewayLoader(args("/paiement/bac-a-sable/ICEF-AAAA-AAAA", { params: { reference: "ICEF-AAAA-AAAA" } }) as never))).status).toBe(404);
     // Without the test gateway (production), its pages do not exist.
     const off = { ...services, sandbox: null };
-    expect((await outcome(() => gatewayLoader(args(`/paiement/bac-a-sable/${reference}`, { params: { reference }, payments: off }) as never))).status).toBe(404);
+    expect((await routeOutcome(() => gatewayLoader(args(`/paiement/bac-a-sable/${reference}`, { params: { reference }, payments: off }) as never))).status).toBe(404);
 
     // Approving sends the learner back through the return address, which checks with the gateway.
-    const approved = await outcome(() => gatewayAction(args(`/paiement/bac-a-sable/${reference}`, { params: { reference }, form: { decision: "approve" } }) as never));
+    const approved = await routeOutcome(() => gatewayAction(args(`/paiement/bac-a-sable/${reference}`, { params: { reference }, form: { decision: "approve" } }) as never));
     expect(approved).toMatchObject({ status: 303, location: `/paiement/retour?reference=${reference}` });
-    const back = await outcome(() => returnLoader(args(`/paiement/retour?reference=${reference}`) as never));
+    const back = await routeOutcome(() => returnLoader(args(`/paiement/retour?reference=${reference}`) as never));
     expect(back).toMatchObject({ status: 303, location: "/dashboard/formations/cybersecurite" });
     const [row] = await handle.db.select().from(payments).where(eq(payments.reference, reference));
     expect(row?.status).toBe("completed");
 
     // Enrolled: the checkout sends the learner to the course.
-    expect(await outcome(() => checkoutLoader(args(checkoutPath, { cookie: who.learner.cookie, params: slugParams }) as never))).toMatchObject({ status: 302, location: "/dashboard/formations/cybersecurite" });
+    expect(await routeOutcome(() => checkoutLoader(args(checkoutPath, { cookie: who.learner.cookie, params: slugParams }) as never))).toMatchObject({ status: 302, location: "/dashboard/formations/cybersecurite" });
   });
 
   it("answers a forged or unknown notification without changing anything, and a provider's ping with 200", async () => {
-    expect((await outcome(() => notificationLoader() as never)).status).toBe(200);
-    const forged = await outcome(() =>
+    expect((await routeOutcome(() => notificationLoader() as never)).status).toBe(200);
+    const forged = await routeOutcome(() =>
       notificationAction(args("/api/paiements/notification/sandbox", { params: { provider: "sandbox" }, form: { reference: "ICEF-AAAA-AAAA", status: "approved", amount: "1", currency: "XOF" }, headers: { "x-sandbox-signature": "0".repeat(64) } }) as never),
     );
     expect(forged.status).toBe(401);
-    const unknown = await outcome(() => notificationAction(args("/api/paiements/notification/paypal", { params: { provider: "paypal" }, form: { a: "b" } }) as never));
+    const unknown = await routeOutcome(() => notificationAction(args("/api/paiements/notification/paypal", { params: { provider: "paypal" }, form: { a: "b" } }) as never));
     expect(unknown.status).toBe(401);
-    const nowhere = await outcome(() => returnLoader(args("/paiement/retour?reference=ICEF-ZZZZ-ZZZZ") as never));
+    const nowhere = await routeOutcome(() => returnLoader(args("/paiement/retour?reference=ICEF-ZZZZ-ZZZZ") as never));
     expect(nowhere).toMatchObject({ status: 303, location: "/dashboard/paiements" });
   });
 });
 
 describe("the admin's counter", () => {
   it("records cash only for admins, with the receipt number required beside the field", async () => {
-    const cash = await outcome(() => checkoutAction(args("/formations/data-science/inscription", { cookie: who.other.cookie, params: { slug: "data-science" }, form: { method: "cash" } }) as never));
+    const cash = await routeOutcome(() => checkoutAction(args("/formations/data-science/inscription", { cookie: who.other.cookie, params: { slug: "data-science" }, form: { method: "cash" } }) as never));
     expect(cash.status).toBe(303);
     const reference = cash.location!.split("/").pop()!;
 
-    expect(await outcome(() => financialLoader(args("/admin/financial", { cookie: who.learner.cookie }) as never))).toMatchObject({ status: 302, location: "/dashboard" });
-    const forged = await outcome(() => financialAction(args("/admin/financial", { cookie: who.learner.cookie, form: { intent: "record-cash", reference, receiptNumber: "R-1" } }) as never));
+    expect(await routeOutcome(() => financialLoader(args("/admin/financial", { cookie: who.learner.cookie }) as never))).toMatchObject({ status: 302, location: "/dashboard" });
+    const forged = await routeOutcome(() => financialAction(args("/admin/financial", { cookie: who.learner.cookie, form: { intent: "record-cash", reference, receiptNumber: "R-1" } }) as never));
     expect(forged).toMatchObject({ status: 302, location: "/dashboard" });
 
-    const list = await outcome(() => financialLoader(args(`/admin/financial?q=${reference}`, { cookie: who.admin.cookie }) as never));
+    const list = await routeOutcome(() => financialLoader(args(`/admin/financial?q=${reference}`, { cookie: who.admin.cookie }) as never));
     expect((list.data as { pendingCash: Array<{ reference: string }> }).pendingCash.map((payment) => payment.reference)).toEqual([reference]);
-    const missing = await outcome(() => financialAction(args("/admin/financial", { cookie: who.admin.cookie, form: { intent: "record-cash", reference, receiptNumber: "" } }) as never));
+    const missing = await routeOutcome(() => financialAction(args("/admin/financial", { cookie: who.admin.cookie, form: { intent: "record-cash", reference, receiptNumber: "" } }) as never));
     expect(missing).toMatchObject({ status: 400, data: { reference, error: expect.stringMatching(/numéro du reçu/) } });
-    const recorded = await outcome(() => financialAction(args("/admin/financial?q=abc", { cookie: who.admin.cookie, form: { intent: "record-cash", reference, receiptNumber: "R-77" } }) as never));
+    const recorded = await routeOutcome(() => financialAction(args("/admin/financial?q=abc", { cookie: who.admin.cookie, form: { intent: "record-cash", reference, receiptNumber: "R-77" } }) as never));
     expect(recorded).toMatchObject({ status: 303, location: "/admin/financial?q=abc" });
     const [enrolment] = await handle.db.select().from(enrolments).where(eq(enrolments.userId, who.other.actor.id));
     expect(enrolment?.status).toBe("active");
@@ -154,9 +142,9 @@ describe("the player's position", () => {
     const [lesson] = await handle.db.select().from(lessons).where(eq(lessons.courseId, course!.id));
     const path = `/dashboard/formations/data-science/lecons/${lesson!.id}/position`;
     const params = { slug: "data-science", lessonId: String(lesson!.id) };
-    expect((await outcome(() => positionAction(args(path, { cookie: who.other.cookie, params, form: { seconds: "42.5" } }) as never))).status).toBe(204);
-    expect((await outcome(() => positionAction(args(path, { cookie: who.learner.cookie, params, form: { seconds: "42" } }) as never))).status).toBe(404);
-    expect((await outcome(() => positionAction(args(path, { cookie: who.other.cookie, params, form: { seconds: "-5" } }) as never))).status).toBe(400);
-    expect((await outcome(() => positionAction(args(path, { params, form: { seconds: "5" } }) as never))).status).toBe(302);
+    expect((await routeOutcome(() => positionAction(args(path, { cookie: who.other.cookie, params, form: { seconds: "42.5" } }) as never))).status).toBe(204);
+    expect((await routeOutcome(() => positionAction(args(path, { cookie: who.learner.cookie, params, form: { seconds: "42" } }) as never))).status).toBe(404);
+    expect((await routeOutcome(() => positionAction(args(path, { cookie: who.other.cookie, params, form: { seconds: "-5" } }) as never))).status).toBe(400);
+    expect((await routeOutcome(() => positionAction(args(path, { params, form: { seconds: "5" } }) as never))).status).toBe(302);
   });
 });

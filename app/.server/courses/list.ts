@@ -1,9 +1,9 @@
-import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { courseStatuses } from "~/lib/course-status";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
-import { escapeLike } from "../db/like";
+import { containsText } from "../db/like";
 import { categories, courses, levels, users } from "../db/schema";
 
 /** Filters of the course lists, read from the query string; anything unknown falls back to "all". */
@@ -33,8 +33,7 @@ function filterConditions(actor: Actor, filters: Partial<CourseFilters>): SQL | 
   const conditions: SQL[] = [managedScope(actor)];
   const q = filters.q?.trim();
   if (q) {
-    const pattern = `%${escapeLike(q)}%`;
-    conditions.push(or(ilike(courses.title, pattern), ilike(courses.description, pattern))!);
+    conditions.push(containsText(q, courses.title, courses.description));
   }
   if (filters.status && filters.status !== "all") conditions.push(eq(courses.status, filters.status));
   if (filters.category) conditions.push(eq(categories.slug, filters.category));

@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Actor } from "../auth/actor";
 import { getLessonContent } from "../catalogue";
 import { canManageCourse } from "../courses/access";
 import type { Database } from "../db/client";
-import { escapeLike } from "../db/like";
+import { containsText } from "../db/like";
 import { categories, courses, enrolments, lessonProgress, lessons, levels, payments } from "../db/schema";
 import { FOLLOWING, recomputeProgress, type Enrolment } from "../enrolments";
 
@@ -66,7 +66,7 @@ export type MyEnrolment = Awaited<ReturnType<typeof listMyEnrolments>>[number];
 export async function listAvailableCourses(db: Database, actor: Actor, filters: { q?: string; category?: string } = {}) {
   const conditions = [eq(courses.status, "published")];
   const q = filters.q?.trim();
-  if (q) conditions.push(or(ilike(courses.title, `%${escapeLike(q)}%`), ilike(courses.description, `%${escapeLike(q)}%`))!);
+  if (q) conditions.push(containsText(q, courses.title, courses.description));
   if (filters.category) conditions.push(eq(categories.slug, filters.category));
   return db
     .select({

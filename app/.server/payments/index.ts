@@ -1,9 +1,9 @@
-import { and, desc, eq, ilike, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { PAYMENT_EXPIRY_MS, paymentMethodLabels as methodLabels } from "~/lib/payments";
 import type { Actor } from "../auth/actor";
 import { getInstitute } from "../catalogue";
 import type { Database } from "../db/client";
-import { escapeLike } from "../db/like";
+import { containsText } from "../db/like";
 import { courses, enrolments, paymentEvents, payments, users } from "../db/schema";
 import { activateEnrolment, cancelEnrolment, EnrolmentError, startEnrolment } from "../enrolments";
 import { loadInstituteIdentity, sendMail } from "../mail";
@@ -355,14 +355,8 @@ export async function listPayments(db: Database, admin: Actor, filters: { q?: st
   const conditions: SQL[] = [];
   const q = filters.q?.trim();
   if (q) {
-    const pattern = `%${escapeLike(q)}%`;
     conditions.push(
-      or(
-        ilike(courses.title, pattern),
-        ilike(users.email, pattern),
-        ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
-        ilike(payments.reference, `%${escapeLike(normalizePaymentReference(q))}%`),
-      )!,
+      or(containsText(q, courses.title, users.email, sql`${users.firstName} || ' ' || ${users.lastName}`), containsText(normalizePaymentReference(q), payments.reference))!,
     );
   }
   if (filters.status && filters.status !== "all") conditions.push(eq(payments.status, filters.status));

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { and, count, desc, eq, ilike, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, ilike, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { roleLabels, type Role } from "~/lib/roles";
 import type { Database } from "../db/client";
 import { recordActivity, type ActivityType } from "../activity";
-import { escapeLike } from "../db/like";
+import { containsText } from "../db/like";
 import { accounts, auditLog, sessions, users, verifications } from "../db/schema";
 import { toCsv } from "./csv";
 import type { Actor } from "../auth/actor";
@@ -73,16 +73,8 @@ function filterConditions(filters: Partial<UserFilters>): SQL | undefined {
   const conditions: SQL[] = [];
   const q = filters.q?.trim();
   if (q) {
-    const pattern = `%${escapeLike(q)}%`;
-    conditions.push(
-      or(
-        ilike(users.email, pattern),
-        ilike(users.firstName, pattern),
-        ilike(users.lastName, pattern),
-        // "Awa Traoré" finds Awa Traoré too.
-        ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
-      )!,
-    );
+    // "Awa Traoré" finds Awa Traoré too.
+    conditions.push(containsText(q, users.email, users.firstName, users.lastName, sql`${users.firstName} || ' ' || ${users.lastName}`));
   }
   if (filters.role && filters.role !== "all") conditions.push(eq(users.role, filters.role));
   return conditions.length ? and(...conditions) : undefined;
