@@ -10,7 +10,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // Public pages load public.css (their classes only), the rest app.css (every class). React
   // hoists the <link> (precedence) and, on a client-side navigation to the other kind of page,
   // waits for the new sheet before showing it; both then stay (same rules). docs/decisions/0009.
-  const isPublic = useMatches().some((match) => match.id === PUBLIC_LAYOUT_ID);
+  // A public page can ask for the full sheet (handle.stylesheet = "app": the checkout, the lesson
+  // preview), so that the first pages of a visit keep the lightest one.
+  const matches = useMatches();
+  const isPublic =
+    matches.some((match) => match.id === PUBLIC_LAYOUT_ID) && !matches.some((match) => (match.handle as { stylesheet?: string } | undefined)?.stylesheet === "app");
   return (
     <html lang="fr">
       <head>

@@ -6,9 +6,10 @@ export default [
     index("routes/public/home.tsx"),
     route("formations", "routes/public/formations.tsx"),
     route("formations/:slug", "routes/public/formation.tsx"),
-    route("formations/:slug/apercu/:lessonId", "routes/public/apercu.tsx"),
-    route("formations/:slug/inscription", "routes/public/inscription.tsx"),
-    route("paiement/bac-a-sable/:reference", "routes/payments/sandbox-gateway.tsx"),
+    // Inside the public layout, but with the full stylesheet (routes/shop/*: handle.stylesheet).
+    route("formations/:slug/apercu/:lessonId", "routes/shop/apercu.tsx"),
+    route("formations/:slug/inscription", "routes/shop/inscription.tsx"),
+    route("paiement/bac-a-sable/:reference", "routes/shop/sandbox-gateway.tsx"),
     route("a-propos", "routes/public/a-propos.tsx"),
     route("contact", "routes/public/contact.tsx"),
     route("confidentialite", "routes/public/confidentialite.tsx"),

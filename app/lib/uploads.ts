@@ -77,20 +77,16 @@ export const thumbnailWidths = [320, 640, 1280] as const;
 /** The TUS endpoint of resumable uploads. */
 export const UPLOAD_ENDPOINT = "/api/televersements";
 
-/** A course's cover image as pages receive it: its file and the widths it exists at. */
-export type Thumbnail = { id: string; widths: number[] };
+/** A course's cover image as an <img> shows it: the smallest width as `src`, every width in `srcSet`. */
+export type ThumbnailImage = { src: string; srcSet: string };
 
-/** From a course row's thumbnail file id and its variants (width → storage key). */
-export function toThumbnail(fileId: string | null, variants: Record<string, string> | null): Thumbnail | null {
+/**
+ * From a course row's thumbnail file id and its variants (width → storage key), on the server:
+ * pages receive the two attributes, not the logic.
+ */
+export function thumbnailImage(fileId: string | null, variants: Record<string, string> | null): ThumbnailImage | null {
   if (!fileId || !variants) return null;
   const widths = Object.keys(variants).map(Number).filter(Number.isFinite).sort((a, b) => a - b);
-  return widths.length ? { id: fileId, widths } : null;
-}
-
-/** `src` and `srcSet` of an <img> showing a thumbnail: the browser picks the width it needs. */
-export function thumbnailSources(thumbnail: Thumbnail): { src: string; srcSet: string } {
-  return {
-    src: fileUrl(thumbnail.id, thumbnail.widths[0]),
-    srcSet: thumbnail.widths.map((width) => `${fileUrl(thumbnail.id, width)} ${width}w`).join(", "),
-  };
+  if (!widths.length) return null;
+  return { src: fileUrl(fileId, widths[0]), srcSet: widths.map((width) => `${fileUrl(fileId, width)} ${width}w`).join(", ") };
 }

@@ -14,7 +14,7 @@ import { CourseNotFoundError } from "~/.server/courses/access";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { courses, lessons } from "~/.server/db/schema";
 import { action as formAction, loader as formLoader } from "~/routes/courses/course-form";
-import { loader as lessonPreviewLoader } from "~/routes/public/apercu";
+import { loader as lessonPreviewLoader } from "~/routes/shop/apercu";
 import { loader as coursePageLoader } from "~/routes/public/formation";
 import { createTestAuth, createVerifiedUser, routerContext, signInCookie, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";

@@ -16,8 +16,8 @@ import { action as financialAction, loader as financialLoader } from "~/routes/a
 import { action as positionAction } from "~/routes/dashboard/lecon-position";
 import { action as notificationAction, loader as notificationLoader } from "~/routes/payments/notification";
 import { loader as returnLoader } from "~/routes/payments/return";
-import { action as gatewayAction, loader as gatewayLoader } from "~/routes/payments/sandbox-gateway";
-import { action as checkoutAction, loader as checkoutLoader } from "~/routes/public/inscription";
+import { action as gatewayAction, loader as gatewayLoader } from "~/routes/shop/sandbox-gateway";
+import { action as checkoutAction, loader as checkoutLoader } from "~/routes/shop/inscription";
 import { createTestAuth, createVerifiedUser, routerContext, signInCookie, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
 import { routeOutcome } from "../setup/routes";

@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import { thumbnailImage } from "~/lib/uploads";
 import type { Database } from "../db/client";
 import { categories, courses, files, institute, lessons, levels } from "../db/schema";
 
@@ -42,6 +43,12 @@ const publicCourseColumns = {
 
 export type PublicCourse = Awaited<ReturnType<typeof listPublishedCourses>>[number];
 
+/** A row's cover image as pages show it (the file's id and widths stay on the server). */
+function withThumbnail<T extends { thumbnailFileId: string | null; thumbnailVariants: Record<string, string> | null }>(row: T) {
+  const { thumbnailFileId, thumbnailVariants, ...rest } = row;
+  return { ...rest, thumbnail: thumbnailImage(thumbnailFileId, thumbnailVariants) };
+}
+
 /**
  * Published courses in catalogue order; drafts and archived courses never reach the public site.
  * `categorySlug` keeps one category (the footer's "Formations Tech" column).
@@ -56,7 +63,7 @@ export async function listPublishedCourses(db: Database, options: { limit?: numb
     .leftJoin(files, eq(courses.thumbnailFileId, files.id))
     .where(options.categorySlug ? and(published, eq(categories.slug, options.categorySlug)) : published)
     .orderBy(asc(courses.position), asc(courses.id));
-  return options.limit ? query.limit(options.limit) : query;
+  return (await (options.limit ? query.limit(options.limit) : query)).map(withThumbnail);
 }
 
 /**
@@ -79,7 +86,7 @@ export async function getCourseBySlug(db: Database, slug: string) {
     .innerJoin(levels, eq(courses.levelId, levels.id))
     .leftJoin(files, eq(courses.thumbnailFileId, files.id))
     .where(eq(courses.slug, slug));
-  return row ?? null;
+  return row ? withThumbnail(row) : null;
 }
 
 /** A course's lessons as its public page lists them: titles, durations, free previews. */

@@ -4,7 +4,7 @@ import { formatPrice, formatWeeks, plural } from "~/lib/format";
 import { CourseIcon } from "./course-icon";
 import { courseHref, enrolHref, formatRating } from "./links";
 import { Icon } from "~/components/public/icon";
-import { thumbnailSources, toThumbnail, type Thumbnail } from "~/lib/uploads";
+import type { ThumbnailImage } from "~/lib/uploads";
 
 export interface CourseCardData {
   slug: string;
@@ -16,7 +16,7 @@ export interface CourseCardData {
   priceFcfa: number;
   icon: string;
   popular: boolean;
-  thumbnail: Thumbnail | null;
+  thumbnail: ThumbnailImage | null;
   /** The modules the card lists (the first three on the catalogue, none on the home page). */
   modules: string[];
   moduleCount: number;
@@ -32,7 +32,7 @@ const SHOWN_MODULES = 3;
  * data is repeated in the page for hydration (docs/decisions/0011-lean-loader-data.md).
  */
 export function toCourseCardData(
-  course: Omit<CourseCardData, "moduleCount" | "thumbnail"> & { modules: string[]; thumbnailFileId: string | null; thumbnailVariants: Record<string, string> | null },
+  course: Omit<CourseCardData, "moduleCount"> & { modules: string[] },
   variant: "home" | "catalogue",
 ): CourseCardData {
   return {
@@ -45,7 +45,7 @@ export function toCourseCardData(
     priceFcfa: course.priceFcfa,
     icon: course.icon,
     popular: course.popular,
-    thumbnail: toThumbnail(course.thumbnailFileId, course.thumbnailVariants),
+    thumbnail: course.thumbnail,
     modules: variant === "catalogue" ? course.modules.slice(0, SHOWN_MODULES) : [],
     moduleCount: course.modules.length,
     categorySlug: course.categorySlug,
@@ -84,14 +84,16 @@ export function CourseCard({
       <div className={`relative flex h-36 items-center justify-center bg-linear-to-br ${banner}`}>
         {course.thumbnail ? (
           <img
-            {...thumbnailSources(course.thumbnail)}
+            {...course.thumbnail}
             sizes="(min-width: 1024px) 24rem, (min-width: 640px) 50vw, 100vw"
             alt=""
             width={320}
             height={144}
             loading="lazy"
             decoding="async"
-            className="absolute inset-0 size-full object-cover"
+            className="absolute inset-0 h-full w-full"
+            // Inline: the only cover-fitted image of the public pages, not worth a class in their sheet.
+            style={{ objectFit: "cover" }}
           />
         ) : null}
         <div className="absolute inset-x-3 top-3 flex items-start justify-between gap-2">

@@ -8,7 +8,7 @@ import { openLesson, setLessonDone } from "~/.server/learning";
 import { redirectWithToast } from "~/.server/toast";
 import { CourseOutline } from "~/components/learning/course-outline";
 import { ProgressBar } from "~/components/learning/progress-bar";
-import { LessonBody } from "~/components/public/lesson-body";
+import { LessonBody } from "~/components/learning/lesson-body";
 import { buttonClasses } from "~/components/ui/button";
 import { asLearner } from "./learner-access.server";
 import type { Route } from "./+types/lecon";

@@ -9,7 +9,6 @@ import { skipPublicRevalidation } from "~/components/public/revalidate";
 import { courseHref, enrolHref, formatRating } from "~/components/public/links";
 import { buttonClasses } from "~/components/ui/button";
 import { formatMinutes, formatPrice, formatWeeks, plural } from "~/lib/format";
-import { thumbnailSources, toThumbnail } from "~/lib/uploads";
 import { absoluteUrl, jsonLd, pageMeta, siteFromMatches } from "~/lib/seo";
 import type { Route } from "./+types/formation";
 import { Icon } from "~/components/public/icon";
@@ -20,8 +19,8 @@ export async function loader(args: Route.LoaderArgs) {
   // Only a published course is public; its teacher and admins also see it as a preview.
   const user = found && found.status !== "published" ? await getOptionalUser(args) : null;
   if (!found || !canViewCourse(user, found)) throw data(null, { status: 404 });
-  const { instructorId: _instructor, thumbnailFileId, thumbnailVariants, ...course } = found;
-  return { course: { ...course, thumbnail: toThumbnail(thumbnailFileId, thumbnailVariants) }, lessons: await listLessonOutline(db, course.id) };
+  const { instructorId: _instructor, ...course } = found;
+  return { course, lessons: await listLessonOutline(db, course.id) };
 }
 
 export const shouldRevalidate = skipPublicRevalidation;
@@ -115,7 +114,7 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
       {course.status === "published" ? (
         <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd(structuredData) }} />
       ) : (
-        <div role="status" className="border-b border-amber-300 bg-amber-50 px-4 py-3 text-center text-sm text-amber-950">
+        <div role="status" className="bg-accent-500 px-4 py-3 text-center text-sm text-slate-900">
           <strong>Aperçu :</strong> ce cours est {course.status === "draft" ? "un brouillon" : "archivé"} ; il n'apparaît pas dans le catalogue
           et seuls son enseignant et les administrateurs voient cette page.{" "}
           <Link to={`/dashboard/course-creator/${course.id}`} className="font-semibold underline underline-offset-2">
@@ -196,13 +195,13 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
             </div>
             {course.thumbnail ? (
               <img
-                {...thumbnailSources(course.thumbnail)}
-                sizes="(min-width: 1024px) 24rem, (min-width: 640px) 20rem, 100vw"
+                {...course.thumbnail}
+                sizes="(min-width: 1024px) 24rem, 100vw"
                 alt=""
                 width={384}
                 height={216}
                 decoding="async"
-                className="h-auto w-full rounded-2xl object-cover shadow-lg ring-1 ring-white/20 sm:ml-auto sm:w-80 lg:w-96"
+                className="w-full rounded-2xl shadow-lg lg:w-96"
               />
             ) : null}
           </div>
@@ -256,7 +255,7 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
                       {lesson.isFree ? (
                         <Link
                           to={`${courseHref(course.slug)}/apercu/${lesson.id}`}
-                          className="inline-flex items-center gap-1.5 rounded-full bg-emerald-50 px-3 py-1 text-sm font-semibold text-emerald-800 ring-1 ring-emerald-200 hover:bg-emerald-100"
+                          className="inline-flex items-center gap-1.5 rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800 hover:underline"
                         >
                           <Icon name="eye" className="size-4" aria-hidden="true" />
                           Aperçu gratuit<span className="sr-only"> : {lesson.title}</span>

@@ -6,11 +6,14 @@ import { canManageCourse } from "~/.server/courses/access";
 import { Icon } from "~/components/public/icon";
 import { courseHref, enrolHref } from "~/components/public/links";
 import { NotFoundContent } from "~/components/public/not-found";
-import { LessonBody } from "~/components/public/lesson-body";
+import { LessonBody } from "~/components/learning/lesson-body";
 import { buttonClasses } from "~/components/ui/button";
 import { pageMeta } from "~/lib/seo";
 import type { Route } from "./+types/apercu";
 
+
+/** The full stylesheet: this page's classes stay out of the public site's light one (app/root.tsx). */
+export const handle = { stylesheet: "app" };
 /**
  * A free-preview lesson of a published course, open to every visitor (/formations/:slug/apercu/:id):
  * its video, text and documents. The course's teacher and admins see any lesson of their course

@@ -6,6 +6,9 @@ import { buttonClasses } from "~/components/ui/button";
 import { formatFcfa } from "~/lib/format";
 import type { Route } from "./+types/sandbox-gateway";
 
+
+/** The full stylesheet: this page's classes stay out of the public site's light one (app/root.tsx). */
+export const handle = { stylesheet: "app" };
 /**
  * The local test gateway's payment page (/paiement/bac-a-sable/:reference), standing in for a
  * provider's in development and tests: the tester approves or refuses, the gateway notifies the

@@ -14,6 +14,9 @@ import { buttonClasses } from "~/components/ui/button";
 import { formatFcfa, formatPrice, formatWeeks } from "~/lib/format";
 import type { Route } from "./+types/inscription";
 
+
+/** The full stylesheet: this page's classes stay out of the public site's light one (app/root.tsx). */
+export const handle = { stylesheet: "app" };
 /**
  * "S'inscrire" for one course (/formations/:slug/inscription): every "S'inscrire" of the site
  * leads here. A visitor signs in or up first and comes back; a free course opens in one click; a
