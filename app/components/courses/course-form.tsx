@@ -157,7 +157,7 @@ export function CourseForm(props: CourseFormProps) {
         </div>
       ) : null}
 
-      <div role="tablist" aria-label="Parties du formulaire" className="flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1">
+      <div role="tablist" aria-label="Parties du formulaire" className="grid grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 sm:flex sm:flex-wrap">
         {courseFormTabs.map((item, index) => {
           const active = item.id === tab;
           const count = errorCount(item.id);
@@ -182,7 +182,7 @@ export function CourseForm(props: CourseFormProps) {
               }}
               onKeyDown={(event) => onTabKeyDown(event, index)}
               className={
-                "inline-flex min-h-10 items-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-accent-500 sm:px-4 " +
+                "inline-flex min-h-10 items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:text-slate-900 focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-accent-500 sm:px-4 " +
                 (active ? "bg-white text-slate-900 shadow-sm" : "")
               }
             >
