@@ -76,7 +76,11 @@ export async function action(args: Route.ActionArgs) {
 export const meta = () => [{ title: "Gestion Financière · Administration" }];
 
 function StatusBadge({ status }: { status: PaymentStatus }) {
-  return <Badge tone={paymentStatusTones[status]}>{paymentStatusLabels[status]}</Badge>;
+  return (
+    <Badge tone={paymentStatusTones[status]} className="whitespace-nowrap">
+      {paymentStatusLabels[status]}
+    </Badge>
+  );
 }
 
 /** "Gestion Financière", Transactions: every payment, cash to confirm at the counter, refunds. */
