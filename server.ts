@@ -1,24 +1,37 @@
 /**
  * Entry point, run by Node itself (it strips the types). `node server.ts` serves the production
- * build; `node server.ts --dev` serves the app through Vite with hot reload. NODE_ENV is the operator's statement, not the build's: unset (a
- * trial on a laptop) it means development (generated secrets, demo accounts); a deployment sets
- * NODE_ENV=production (secrets required, React's fast server build). See
+ * build; `node server.ts --dev` serves the app through Vite with hot reload. The build served always
+ * runs React's production variant (NODE_ENV=production in this process); whether the instance is a
+ * trial (generated secrets, demo accounts) or a deployment is CAMPUS_MODE, which defaults to
+ * production when the operator declared NODE_ENV=production, and to trial otherwise. See
  * docs/decisions/0004-npm-start-builds-then-serves.md.
+ * With WORKERS above 1 ("auto": one per core), a primary process prepares the database and runs
+ * that many workers sharing the port; with PGlite, the primary keeps the database and serves it to
+ * the workers on a Unix socket (docs/decisions/0022-every-core.md).
  * Stops cleanly on SIGTERM/SIGINT: no new connections, requests in flight finish, then the
  * database closes and the process exits 0. A bad configuration, a data folder held by another
  * process or a busy port stop the start with a French message and exit code 1.
  */
+import cluster from "node:cluster";
 import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Duplex } from "node:stream";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import compression from "compression";
 import express from "express";
 
 const dev = process.argv.includes("--dev");
-if (dev) process.env.NODE_ENV ??= "development";
+if (dev) {
+  process.env.NODE_ENV ??= "development";
+} else {
+  // Set before the build is imported: React and React Router pick their variant when loaded.
+  if (!process.env.CAMPUS_MODE) process.env.CAMPUS_MODE = process.env.NODE_ENV === "production" ? "production" : "trial";
+  process.env.NODE_ENV = "production";
+}
 const buildDir = path.resolve(process.env.BUILD_DIR ?? "build");
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -111,22 +124,25 @@ function precompressedAssets(dir: string) {
   return { middleware, warm };
 }
 
-async function main() {
-  const { module, vite } = await loadCampusModule();
+/**
+ * One HTTP server process: the whole app (one process), or one worker among several, whose
+ * database the primary prepared (`worker`).
+ */
+async function serve(
+  module: CampusModule,
+  vite: import("vite").ViteDevServer | undefined,
+  worker?: { databaseUrl: string; kind: "pglite" | "postgres" },
+) {
   let campus: Awaited<ReturnType<CampusModule["createCampusApp"]>> | undefined;
   try {
     // Configuration first (a bad variable stops here), then the port (a busy one stops before the
     // database is opened), then the database: meanwhile the server answers 503.
     const env = module.loadEnv();
+    // A worker stays quiet: the primary speaks for all of them.
     const log = (message: string) => {
-      if (env.LOG_LEVEL === "info") console.log(message);
+      if (env.LOG_LEVEL === "info" && !worker) console.log(message);
     };
-    if (!dev && env.NODE_ENV !== "production") {
-      log(
-        `NODE_ENV=${env.NODE_ENV} : mode essai (secrets générés dans DATA_DIR, rendu React non optimisé). ` +
-          "Pour un déploiement, lancez avec NODE_ENV=production (voir docs/deployment.md).",
-      );
-    }
+    if (!worker) announceMode(env);
 
     const app = express();
     app.disable("x-powered-by");
@@ -150,8 +166,18 @@ async function main() {
       app.use("/assets", (_req, res) => void res.status(404).type("text/plain").send("Not found"));
       // The few other files of build/client (favicon...), known at start: no disk lookup for pages.
       const clientDir = path.join(buildDir, "client");
-      const rootFiles = new Set(fs.readdirSync(clientDir).filter((name) => fs.statSync(path.join(clientDir, name)).isFile()).map((name) => `/${name}`));
-      const rootStatic = express.static(clientDir, { maxAge: "1h", index: false });
+      const rootFiles = new Set(
+        fs
+          .readdirSync(clientDir)
+          .filter((name) => fs.statSync(path.join(clientDir, name)).isFile())
+          .map((name) => `/${name}`),
+      );
+      const rootStatic = express.static(clientDir, {
+        maxAge: "1h",
+        index: false,
+        // The service worker is checked for a new version at every visit (issue 13).
+        setHeaders: (res, file) => void (path.basename(file) === "sw.js" && res.setHeader("Cache-Control", "no-cache")),
+      });
       app.use((req, res, next) => (rootFiles.has(req.path) ? rootStatic(req, res, next) : next()));
     }
     let handler: express.RequestHandler = (_req, res) => {
@@ -163,6 +189,12 @@ async function main() {
     const server = http.createServer(app);
     server.keepAliveTimeout = 65_000;
     let stopping = false;
+    // WebSocket connections (realtime): refused until the app is ready, and while stopping.
+    let upgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void = (_req, socket) => {
+      socket.on("error", () => {});
+      socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+    };
+    server.on("upgrade", (req, socket, head) => upgrade(req, socket, head));
 
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -172,7 +204,9 @@ async function main() {
       });
     }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === "EADDRINUSE") {
-        throw new StartError(`Le port ${env.PORT} est déjà utilisé (HOST=${env.HOST}) : arrêtez l'autre serveur ou choisissez un autre PORT.`);
+        throw new StartError(
+          `Le port ${env.PORT} est déjà utilisé (HOST=${env.HOST}) : arrêtez l'autre serveur ou choisissez un autre PORT.`,
+        );
       }
       if (error.code === "EACCES") {
         throw new StartError(`Pas le droit d'écouter sur le port ${env.PORT} : choisissez un PORT au-dessus de 1024.`);
@@ -181,14 +215,16 @@ async function main() {
     });
 
     try {
-      campus = await module.createCampusApp({ env });
+      campus = await module.createCampusApp({ env, worker });
     } catch (error) {
       server.close();
       server.closeAllConnections();
       throw error;
     }
     handler = campus.handler;
+    upgrade = campus.upgrade;
     log(`Campus écoute sur ${env.PUBLIC_URL} (port ${env.PORT}, base ${campus.database.kind}${dev ? ", mode développement" : ""}).`);
+    process.send?.({ type: "ready" });
     void assets?.warm();
     const ready = campus;
 
@@ -214,9 +250,12 @@ async function main() {
         server.closeAllConnections();
       }, SHUTDOWN_GRACE_MS);
       forced.unref();
+      // Open WebSockets would keep the server from closing: they are told to reconnect elsewhere.
+      const realtimeClosed = ready.realtime.close();
       server.close(async () => {
         let code = 0;
         try {
+          await realtimeClosed;
           await vite?.close();
           await ready.close();
         } catch (error) {
@@ -229,12 +268,177 @@ async function main() {
       server.closeIdleConnections();
     };
     process.on("SIGTERM", () => stop("SIGTERM"));
-    process.on("SIGINT", () => stop("SIGINT"));
+    if (worker) {
+      // Ctrl-C reaches every process of the terminal: a worker waits for its primary's SIGTERM.
+      process.on("SIGINT", () => {});
+      // A primary that died leaves no one to stop this worker: stop now.
+      process.on("disconnect", () => stop("disconnect"));
+    } else {
+      process.on("SIGINT", () => stop("SIGINT"));
+    }
   } catch (error) {
     await campus?.close().catch(() => {});
     await vite?.close();
     throw error;
   }
+}
+
+function announceMode(env: ReturnType<CampusModule["loadEnv"]>) {
+  if (env.CAMPUS_MODE === "trial" && env.LOG_LEVEL === "info") {
+    console.log(
+      "Mode essai : secrets générés dans DATA_DIR, comptes de démonstration, passerelle de paiement de test. " +
+        "Pour un déploiement, lancez avec CAMPUS_MODE=production (voir docs/deployment.md).",
+    );
+  }
+}
+
+/** How many server processes: WORKERS, or one per core ("auto"). */
+function workerCount(env: ReturnType<CampusModule["loadEnv"]>) {
+  return env.WORKERS === "auto" ? os.availableParallelism() : env.WORKERS;
+}
+
+/** Fails early, with the usual message, when the port is taken (the workers would each fail). */
+async function checkPortFree(env: ReturnType<CampusModule["loadEnv"]>) {
+  const probe = http.createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once("error", reject);
+    probe.listen(env.PORT, env.HOST, () => probe.close(() => resolve()));
+  }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "EADDRINUSE") {
+      throw new StartError(
+        `Le port ${env.PORT} est déjà utilisé (HOST=${env.HOST}) : arrêtez l'autre serveur ou choisissez un autre PORT.`,
+      );
+    }
+    if (error.code === "EACCES") {
+      throw new StartError(`Pas le droit d'écouter sur le port ${env.PORT} : choisissez un PORT au-dessus de 1024.`);
+    }
+    throw error;
+  });
+}
+
+/** A worker that dies this many times within a minute is not started again: the server stops. */
+const MAX_RESTARTS_PER_MINUTE = 5;
+
+/**
+ * Several processes (docs/decisions/0022-every-core.md): this primary prepares the database
+ * (migrations, seed; with PGlite it keeps it, holding DATA_DIR's lock, and serves it to the
+ * workers on a Unix socket), then starts `count` workers that share the HTTP port, restarts one
+ * that dies, and on SIGTERM/SIGINT stops them all (each finishes its requests) before closing the
+ * database.
+ */
+async function primary(module: CampusModule, count: number) {
+  const env = module.loadEnv();
+  const log = (message: string) => {
+    if (env.LOG_LEVEL === "info") console.log(message);
+  };
+  announceMode(env);
+  await checkPortFree(env);
+  const database = await module.prepareDatabase(env);
+  let pgliteServer: Awaited<ReturnType<CampusModule["servePglite"]>> | undefined;
+  let socketDir: string | undefined;
+  let shared: { databaseUrl: string; kind: "pglite" | "postgres" };
+  try {
+    if (database.pglite) {
+      socketDir = fs.mkdtempSync(path.join(os.tmpdir(), "campus-db-"));
+      pgliteServer = await module.servePglite(database.pglite, { socketDir });
+      shared = { databaseUrl: pgliteServer.url, kind: "pglite" };
+      // This process's event loop runs PGlite: let the workers accept their own connections.
+      cluster.schedulingPolicy = cluster.SCHED_NONE;
+    } else {
+      await database.close();
+      shared = { databaseUrl: env.DATABASE_URL!, kind: "postgres" };
+    }
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw error;
+  }
+
+  let stopping = false;
+  let announced = false;
+  const ready = new Set<number>();
+  const restarts: number[] = [];
+  const fork = () => {
+    const created = cluster.fork({ CAMPUS_WORKER_DATABASE_URL: shared.databaseUrl, CAMPUS_WORKER_DATABASE_KIND: shared.kind });
+    created.on("message", (message: { type?: string }) => {
+      if (message?.type !== "ready") return;
+      ready.add(created.id);
+      if (!announced && ready.size === count) {
+        announced = true;
+        log(`Campus écoute sur ${env.PUBLIC_URL} (port ${env.PORT}, base ${shared.kind}, ${count} processus).`);
+      }
+    });
+  };
+
+  const finish = async (code: number) => {
+    try {
+      await pgliteServer?.close();
+      await database.close();
+    } catch (error) {
+      console.error(error);
+      code = 1;
+    }
+    if (socketDir) fs.rmSync(socketDir, { recursive: true, force: true });
+    log("Arrêté.");
+    process.exit(code);
+  };
+  const stopAll = (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    const alive = Object.values(cluster.workers ?? {}).filter((w) => w && !w.isDead());
+    if (!alive.length) return void finish(code);
+    for (const w of alive) w!.process.kill("SIGTERM");
+    cluster.on("exit", () => {
+      if (Object.values(cluster.workers ?? {}).every((w) => !w || w.isDead())) void finish(code);
+    });
+  };
+
+  cluster.on("exit", (dead, exitCode, signal) => {
+    if (stopping) return;
+    const wasReady = ready.delete(dead.id);
+    if (!wasReady && !announced) {
+      // A worker that cannot start (its message is already printed) will not start again.
+      stopAll(1);
+      return;
+    }
+    const now = Date.now();
+    restarts.push(now);
+    while (restarts.length && restarts[0]! < now - 60_000) restarts.shift();
+    if (restarts.length > MAX_RESTARTS_PER_MINUTE) {
+      console.error(`Les processus du serveur s'arrêtent sans cesse (${restarts.length} fois en une minute) : arrêt.`);
+      stopAll(1);
+      return;
+    }
+    console.error(`Un processus du serveur s'est arrêté (${signal ?? `code ${exitCode}`}) : il est relancé.`);
+    fork();
+  });
+
+  let signals = 0;
+  const onSignal = (signal: string) => {
+    if (++signals > 1) {
+      log(`${signal} reçu une seconde fois : arrêt immédiat.`);
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGKILL");
+      process.exit(1);
+    }
+    log(`${signal} reçu : les processus finissent leurs requêtes, puis arrêt.`);
+    stopAll(0);
+  };
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  process.on("SIGINT", () => onSignal("SIGINT"));
+
+  for (let i = 0; i < count; i++) fork();
+}
+
+async function main() {
+  const workerDatabaseUrl = process.env.CAMPUS_WORKER_DATABASE_URL;
+  if (cluster.isWorker && workerDatabaseUrl) {
+    const { module } = await loadCampusModule();
+    const kind = process.env.CAMPUS_WORKER_DATABASE_KIND === "pglite" ? "pglite" : "postgres";
+    return serve(module, undefined, { databaseUrl: workerDatabaseUrl, kind });
+  }
+  const { module, vite } = await loadCampusModule();
+  const count = dev ? 1 : workerCount(module.loadEnv());
+  if (count <= 1) return serve(module, vite);
+  return primary(module, count);
 }
 
 main().catch((error: unknown) => {

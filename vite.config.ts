@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { build, defineConfig, type Plugin } from "vite";
 
 /**
  * Client chunks: React, React DOM and React Router load on every page, so they travel as one file
@@ -30,8 +32,70 @@ const clientChunks = {
 const bundledServerDependencies = {
   noExternal: true as const,
   // pdfkit reads its font files through its own package imports (#standard-fonts/…).
-  external: ["@electric-sql/pglite", "@node-rs/argon2", "sharp", "pg", "express", "nodemailer", "pdfkit"],
+  // The ffmpeg and ffprobe packages find their binaries beside their own files.
+  external: [
+    "@ffmpeg-installer/ffmpeg",
+    "@ffprobe-installer/ffprobe",
+    "@electric-sql/pglite",
+    "@node-rs/argon2",
+    "sharp",
+    "pg",
+    "express",
+    "nodemailer",
+    "pdfkit",
+  ],
 };
+
+/** Files of public/ the service worker keeps for offline use, revisioned by their content. */
+const OFFLINE_PUBLIC_FILES = ["hors-ligne.html", "manifest.webmanifest", "favicon.svg", "icon-192.png"];
+
+/**
+ * The service worker (app/sw/service-worker.ts, Workbox's runtime modules) is built once the client
+ * bundle is written, with the list of what it precaches: the app shell (stylesheets, the entry,
+ * framework and root scripts, hashed) and the offline page with its icon. vite-plugin-pwa does not
+ * support React Router's framework mode with server rendering yet; this is its injectManifest
+ * step in a few lines. Output: build/client/sw.js. See docs/decisions/0026-offline-and-low-data.md.
+ */
+function serviceWorker(): Plugin {
+  return {
+    name: "campus-service-worker",
+    apply: "build",
+    applyToEnvironment: (environment) => environment.name === "client",
+    async writeBundle(options, bundle) {
+      const shell = Object.keys(bundle).filter(
+        (file) => file.endsWith(".css") || /^assets\/(entry\.client|framework|root)-[\w-]+\.js$/.test(file),
+      );
+      const publicDir = path.resolve(import.meta.dirname, "public");
+      const precache = [
+        ...shell.map((file) => ({ url: `/${file}`, revision: null })),
+        ...OFFLINE_PUBLIC_FILES.map((file) => ({
+          url: `/${file}`,
+          revision: createHash("sha256")
+            .update(fs.readFileSync(path.join(publicDir, file)))
+            .digest("hex")
+            .slice(0, 16),
+        })),
+      ];
+      await build({
+        configFile: false,
+        logLevel: "warn",
+        publicDir: false,
+        define: { __CAMPUS_PRECACHE__: JSON.stringify(precache), "process.env.NODE_ENV": JSON.stringify("production") },
+        build: {
+          outDir: options.dir,
+          emptyOutDir: false,
+          copyPublicDir: false,
+          lib: {
+            entry: path.resolve(import.meta.dirname, "app/sw/service-worker.ts"),
+            formats: ["iife"],
+            name: "campusServiceWorker",
+            fileName: () => "sw.js",
+          },
+        },
+      });
+    },
+  };
+}
 
 export default defineConfig(({ command }) => ({
   environments: {
@@ -43,5 +107,5 @@ export default defineConfig(({ command }) => ({
     client: { build: { rolldownOptions: { output: { codeSplitting: clientChunks } } } },
   },
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), serviceWorker()],
 }));

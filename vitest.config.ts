@@ -8,7 +8,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["app/**/*.test.{ts,tsx}"], environment: "node" },
+        test: { name: "unit", include: ["app/**/*.test.{ts,tsx}", "eslint/**/*.test.ts"], environment: "node" },
       },
       {
         extends: true,

@@ -2,6 +2,7 @@ import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, 
 import type { Route } from "./+types/root";
 import appStylesheet from "./app.css?url";
 import publicStylesheet from "./public.css?url";
+import progressiveScript from "./enhance/progressive.ts?worker&url";
 
 /** The route id of the public site's layout (app/routes.ts): its pages get the lighter stylesheet. */
 const PUBLIC_LAYOUT_ID = "routes/public/layout";
@@ -14,7 +15,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // preview), so that the first pages of a visit keep the lightest one.
   const matches = useMatches();
   const isPublic =
-    matches.some((match) => match.id === PUBLIC_LAYOUT_ID) && !matches.some((match) => (match.handle as { stylesheet?: string } | undefined)?.stylesheet === "app");
+    matches.some((match) => match.id === PUBLIC_LAYOUT_ID) &&
+    !matches.some((match) => (match.handle as { stylesheet?: string } | undefined)?.stylesheet === "app");
+  // The same public pages are not hydrated: they are complete HTML, links and forms work without
+  // JavaScript, and React with its data would be ≈ 100 KB for a phone to download and run. A
+  // small script adds what JavaScript improves there (app/enhance/progressive.ts); the signed-in
+  // app and the public pages on the full sheet keep React. docs/decisions/0024-public-pages-without-react.md.
+
   return (
     <html lang="fr">
       <head>
@@ -22,14 +29,22 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#1e40af" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="manifest" href="/manifest.webmanifest" />
+        <link rel="apple-touch-icon" href="/icon-192.png" />
         <link rel="stylesheet" href={isPublic ? publicStylesheet : appStylesheet} precedence="default" />
         <Meta />
         <Links />
       </head>
       <body className="min-h-screen bg-white font-sans text-slate-900 antialiased">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        {isPublic ? (
+          <script type="module" src={progressiveScript} />
+        ) : (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        )}
       </body>
     </html>
   );
@@ -41,19 +56,28 @@ export default function App() {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  if (!isRouteErrorResponse(error)) console.error(error);
+  // What the server answered (app/.server/http/route-errors.ts): a French message, and for an
+  // unexpected error the request id the server log names. Never an error's own text or stack.
+  const payload =
+    isRouteErrorResponse(error) && error.data && typeof error.data === "object" ? (error.data as Record<string, unknown>) : {};
+  const message = typeof payload.message === "string" ? payload.message : null;
+  const requestId = typeof payload.requestId === "string" && payload.requestId ? payload.requestId : null;
   return (
     <main className="mx-auto flex min-h-screen max-w-xl flex-col items-center justify-center gap-4 p-6 text-center">
       <title>{status === 404 ? "Page introuvable" : "Erreur"}</title>
       <p className="text-6xl font-bold text-brand-700">{status}</p>
-      <h1 className="text-2xl font-semibold">
-        {status === 404 ? "Oups ! Page introuvable" : "Une erreur est survenue"}
-      </h1>
+      <h1 className="text-2xl font-semibold">{status === 404 ? "Oups ! Page introuvable" : "Une erreur est survenue"}</h1>
       <p className="text-slate-600">
-        {status === 404
-          ? "La page que vous cherchez n'existe pas ou a été déplacée."
-          : "Nous n'avons pas pu afficher cette page. Réessayez dans un instant."}
+        {message ??
+          (status === 404
+            ? "La page que vous cherchez n'existe pas ou a été déplacée."
+            : "Nous n'avons pas pu afficher cette page. Réessayez dans un instant.")}
       </p>
+      {requestId && status >= 500 ? (
+        <p className="text-sm text-slate-600">
+          Si le problème continue, donnez cette référence à l'institut : <span className="font-mono font-semibold">{requestId}</span>
+        </p>
+      ) : null}
       <a href="/" className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800">
         Retour à l'accueil
       </a>

@@ -1,4 +1,4 @@
-// The few parts of autocannon 9's API the bench uses (it ships no types).
+// The few parts of autocannon 9's API the benches use (it ships no types).
 declare module "autocannon" {
   interface Histogram {
     average: number;
@@ -15,12 +15,22 @@ declare module "autocannon" {
     errors: number;
     timeouts: number;
     non2xx: number;
+    duration: number;
+  }
+  /** One request of a sequence: each connection sends them in turn, then starts over. */
+  interface Request {
+    method?: string;
+    path: string;
+    headers?: Record<string, string>;
   }
   interface Options {
     url: string;
     connections?: number;
     duration?: number;
+    /** Seconds before a request counts as a timeout (default 10). */
+    timeout?: number;
     headers?: Record<string, string>;
+    requests?: Request[];
   }
   export default function autocannon(options: Options): Promise<Result>;
 }

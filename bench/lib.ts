@@ -5,6 +5,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { freePort } from "../tests/setup/server-build";
 
 export { freePort };
@@ -63,12 +64,15 @@ export function serveNodeOptions(): string[] {
 /**
  * The production server as deployed: `server.ts` on the build, NODE_ENV=production, a fresh
  * PGlite DATA_DIR in a temporary folder (removed by stop()), unless DATABASE_URL is set.
+ * WORKERS is 1 unless `env` says otherwise (the bench says which shape it measures).
  */
-export async function startProductionServer(options: { dataDir?: string; keepDataDir?: boolean } = {}): Promise<RunningServer> {
+export async function startProductionServer(
+  options: { dataDir?: string; keepDataDir?: boolean; nodeOptions?: string[]; env?: Record<string, string>; port?: number } = {},
+): Promise<RunningServer> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "campus-bench-"));
-  const port = Number(process.env.BENCH_PORT) || (await freePort());
+  const port = options.port ?? (Number(process.env.BENCH_PORT) || (await freePort()));
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...serveNodeOptions(), "server.ts"], {
+  const child = spawn(process.execPath, [...serveNodeOptions(), ...(options.nodeOptions ?? []), "server.ts"], {
     cwd: root,
     env: {
       ...process.env,
@@ -80,6 +84,8 @@ export async function startProductionServer(options: { dataDir?: string; keepDat
       HOST: "127.0.0.1",
       PUBLIC_URL: origin,
       LOG_LEVEL: "error",
+      WORKERS: "1",
+      ...options.env,
     },
     stdio: ["ignore", "inherit", "inherit"],
   });
@@ -114,16 +120,54 @@ export function rssOf(pid: number): number | undefined {
   }
 }
 
-/** Samples a process's RSS every `everyMs` until stopped; returns the maximum seen. */
+/** A process and its descendants (Linux /proc: the primary and its workers). */
+export function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let index = 0; index < tree.length; index++) {
+    const parent = tree[index]!;
+    let tasks: string[];
+    try {
+      tasks = fs.readdirSync(`/proc/${parent}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      try {
+        const children = fs.readFileSync(`/proc/${parent}/task/${task}/children`, "utf8").trim();
+        if (children) tree.push(...children.split(/\s+/).map(Number));
+      } catch {
+        // the task ended
+      }
+    }
+  }
+  return tree;
+}
+
+/**
+ * Samples the resident memory of a process and its descendants every `everyMs` until stopped;
+ * returns the highest sum over the tree and the highest of any one process.
+ */
 export function sampleRss(pid: number, everyMs = 200) {
-  let max = rssOf(pid) ?? 0;
-  const timer = setInterval(() => {
-    max = Math.max(max, rssOf(pid) ?? 0);
-  }, everyMs);
+  let sum = 0;
+  let perProcess = 0;
+  let tree = processTree(pid);
+  let ticks = 0;
+  const sample = () => {
+    // Workers are fixed once started (a restart shows as a new pid): look for them now and then.
+    if (++ticks % 10 === 0) tree = processTree(pid);
+    const each = tree.map((member) => rssOf(member) ?? 0);
+    sum = Math.max(
+      sum,
+      each.reduce((a, b) => a + b, 0),
+    );
+    perProcess = Math.max(perProcess, ...each);
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
   return {
     stop: () => {
       clearInterval(timer);
-      return max;
+      return { sum, perProcess };
     },
   };
 }
@@ -153,10 +197,161 @@ export function writeDocSection(name: string, content: string) {
   fs.writeFileSync(file, pattern.test(text) ? text.replace(pattern, block) : `${text.trimEnd()}\n\n${block}\n`);
 }
 
-export function machine() {
+/** The machine, and its load average when the run started (`load`, read then). */
+export function machine(load = os.loadavg()[0]!) {
   const cpus = os.cpus();
-  return `${cpus.length} cœurs (${cpus[0]?.model.trim() ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(1)} Go de RAM, Node ${process.version}, charge moyenne au départ ${os.loadavg()[0]!.toFixed(2)}`;
+  return `${cpus.length} cœurs (${cpus[0]?.model.trim() ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(1)} Go de RAM, Node ${process.version}, charge moyenne au départ ${load.toFixed(2)}`;
 }
 
 export const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 export const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} Mo`;
+
+/** The demo accounts of a trial instance (README), one per role. */
+export const DEMO = {
+  student: { email: "etudiant@campus.test", password: "Demo-Etudiant-2025" },
+  teacher: { email: "enseignant@campus.test", password: "Demo-Enseignant-2025" },
+  admin: { email: "admin@campus.test", password: "Demo-Admin-ICEF-2025" },
+} as const;
+
+/**
+ * A fresh database on the PostgreSQL server of BENCH_PG (default postgres://postgres@127.0.0.1:5432,
+ * as CI's), dropped by drop(): each bench run starts from the same seed.
+ */
+export async function freshPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const server = (process.env.BENCH_PG ?? "postgres://postgres@127.0.0.1:5432").replace(/\/+$/, "");
+  const name = `campus_bench_${process.pid}_${Date.now()}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: `${server}/postgres` });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  return { url: `${server}/${name}`, drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/** Signs in through Better Auth and returns the Cookie header of the new session. */
+export async function signIn(origin: string, account: { email: string; password: string }): Promise<string> {
+  const response = await fetch(`${origin}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: origin },
+    body: JSON.stringify(account),
+  });
+  if (!response.ok) throw new Error(`sign-in of ${account.email} failed: ${response.status} ${await response.text()}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
+/** A page the benches load, anonymously or with the session of a demo account's role. */
+export interface BenchPage {
+  name: string;
+  path: string;
+  role?: keyof typeof DEMO;
+}
+
+/** The public course page measured by the benches (seeded, published). */
+export const COURSE_PATH = "/formations/intelligence-artificielle";
+
+/**
+ * The signed-in pages of the three roles, and a Cookie header per role (one sign-in each through
+ * the API, on a trial instance's demo accounts). The lesson is the one the demo student resumes.
+ * Each page is checked to answer 200 to its role, so a bench never measures a redirect.
+ */
+export async function signedInPages(origin: string): Promise<{ pages: BenchPage[]; cookies: Record<keyof typeof DEMO, string> }> {
+  const cookies = {
+    student: await signIn(origin, DEMO.student),
+    teacher: await signIn(origin, DEMO.teacher),
+    admin: await signIn(origin, DEMO.admin),
+  };
+  const courses = await fetch(`${origin}/dashboard/formations`, { headers: { cookie: cookies.student }, redirect: "manual" });
+  const lesson = /href="(\/dashboard\/formations\/[\w-]+\/lecons\/[^"/?#]+)"/.exec(await courses.text())?.[1];
+  if (!lesson) throw new Error("/dashboard/formations : aucun lien « Continuer » vers une leçon pour l'étudiant de démonstration");
+  const pages: BenchPage[] = [
+    { name: "tableau de bord (étudiant)", path: "/dashboard", role: "student" },
+    { name: "Mes Formations (étudiant)", path: "/dashboard/formations", role: "student" },
+    { name: "leçon (étudiant)", path: lesson, role: "student" },
+    { name: "formations (enseignant)", path: "/teacher/courses", role: "teacher" },
+    { name: "utilisateurs (admin)", path: "/admin/users", role: "admin" },
+  ];
+  for (const page of pages) {
+    const response = await fetch(`${origin}${page.path}`, { headers: { cookie: cookies[page.role!] }, redirect: "manual" });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${page.path} (${page.role}) : ${response.status} au lieu de 200`);
+  }
+  return { pages, cookies };
+}
+
+/** The server shapes the benches measure: database engine, and one process or one per core. */
+export const SHAPES = ["pglite-1", "pglite-auto", "postgres-1", "postgres-auto"] as const;
+export type Shape = (typeof SHAPES)[number];
+export const SHAPE_LABEL: Record<Shape, string> = {
+  "pglite-1": "PGlite, 1 processus",
+  "pglite-auto": "PGlite, tous les cœurs",
+  "postgres-1": "PostgreSQL, 1 processus",
+  "postgres-auto": "PostgreSQL, tous les cœurs",
+};
+
+/** The shapes an environment variable lists (comma-separated), or the defaults. */
+export function shapesFrom(variable: string, defaults: readonly Shape[]): Shape[] {
+  return (process.env[variable]?.split(",") ?? [...defaults]).map((shape) => {
+    if (!SHAPES.includes(shape.trim() as Shape)) throw new Error(`${variable} : ${shape} inconnu (${SHAPES.join(", ")})`);
+    return shape.trim() as Shape;
+  });
+}
+
+export interface PreparedDatabases {
+  dataDirs: Partial<Record<"pglite" | "postgres", string>>;
+  postgresUrl?: string;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * One fresh database per engine the shapes use, shared by the shapes of that engine, each created
+ * by a first start that is not measured (PGlite's initdb, migrations and seed leave a one-off
+ * memory peak; a deployment runs after day one). cleanup() removes them.
+ */
+export async function prepareDatabases(shapes: readonly Shape[]): Promise<PreparedDatabases> {
+  const prepared: PreparedDatabases = { dataDirs: {}, cleanup: async () => {} };
+  let postgres: Awaited<ReturnType<typeof freshPostgresDatabase>> | undefined;
+  prepared.cleanup = async () => {
+    for (const dir of Object.values(prepared.dataDirs)) fs.rmSync(dir, { recursive: true, force: true });
+    await postgres?.drop();
+  };
+  try {
+    for (const engine of new Set(shapes.map((shape) => shape.split("-")[0] as "pglite" | "postgres"))) {
+      if (engine === "postgres") {
+        postgres = await freshPostgresDatabase();
+        prepared.postgresUrl = postgres.url;
+      }
+      const first = await startProductionServer({
+        keepDataDir: true,
+        env: { CAMPUS_MODE: "trial", ...(engine === "postgres" ? { DATABASE_URL: postgres!.url } : {}) },
+      });
+      prepared.dataDirs[engine] = first.dataDir;
+      await first.stop();
+    }
+  } catch (error) {
+    await prepared.cleanup();
+    throw error;
+  }
+  return prepared;
+}
+
+/**
+ * Starts the production server in a shape on a prepared database. A trial instance (CAMPUS_MODE),
+ * for its demo accounts: it renders exactly as a deployment does.
+ */
+export function startShape(shape: Shape, databases: PreparedDatabases, port?: number) {
+  const [engine, workers] = shape.split("-") as ["pglite" | "postgres", string];
+  return startProductionServer({
+    port,
+    dataDir: databases.dataDirs[engine],
+    keepDataDir: true,
+    env: { CAMPUS_MODE: "trial", WORKERS: workers, ...(engine === "postgres" ? { DATABASE_URL: databases.postgresUrl! } : {}) },
+  });
+}

@@ -1,17 +1,17 @@
 /**
  * Creates the first administrator (or promotes an existing account), then e-mails them a link to
  * choose their password (over SMTP_URL, or into the outbox and this terminal without it). Works
- * with NODE_ENV=production, on PGlite (stop the server first: it holds DATA_DIR) or PostgreSQL.
+ * with CAMPUS_MODE=production, on PGlite (stop the server first: it holds DATA_DIR) or PostgreSQL.
  *
  *   npm run create-admin -- --email direction@icef.ml --first-name Awa --last-name Traoré
  *   echo "une phrase de passe" | npm run create-admin -- --email … --first-name … --last-name … --password-stdin
  */
-import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
 import { z } from "zod";
+import { createAccount, newAccountId } from "../app/.server/auth/accounts";
 import { createCampusAuth } from "../app/.server/auth/express";
-import { checkPassword, hashPassword } from "../app/.server/auth/password";
+import { checkPassword, hashPassword, passwordContextWords } from "../app/.server/auth/password";
 import { createPasswordSetupUrl } from "../app/.server/auth/password-setup";
 import { openDatabase } from "../app/.server/db/client";
 import { accounts, users } from "../app/.server/db/schema";
@@ -24,7 +24,9 @@ const usage = "Usage : npm run create-admin -- --email adresse@exemple.ml --firs
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8").replace(/\r?\n$/, "");
+  return Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
 }
 
 async function main() {
@@ -51,11 +53,6 @@ async function main() {
   let password: string | null = null;
   if (values["password-stdin"]) {
     password = await readStdin();
-    const reasons = checkPassword(password, email);
-    if (reasons.length) {
-      console.error(`Mot de passe refusé : ${reasons.join(" ")}`);
-      process.exit(2);
-    }
   }
 
   const env = loadEnv();
@@ -63,17 +60,38 @@ async function main() {
   try {
     await seedDatabase(database.db);
     const db = database.db;
+    if (password !== null) {
+      const reasons = checkPassword(password, { email, contextWords: await passwordContextWords(db) });
+      if (reasons.length) {
+        console.error(`Mot de passe refusé : ${reasons.join(" ")}`);
+        await database.close();
+        process.exit(2);
+      }
+    }
     const [existing] = await db.select().from(users).where(eq(users.email, email)).limit(1);
     let userId: string;
     if (existing) {
       userId = existing.id;
-      await db.update(users).set({ role: "admin", emailVerified: true, banned: false, bannedAt: null, updatedAt: new Date() }).where(eq(users.id, userId));
+      await db
+        .update(users)
+        .set({ role: "admin", emailVerified: true, banned: false, bannedAt: null, updatedAt: new Date() })
+        .where(eq(users.id, userId));
       console.log(`Compte existant ${email} : il est maintenant administrateur.`);
     } else {
-      userId = randomBytes(24).toString("base64url").slice(0, 32);
-      const now = new Date();
-      await db.insert(users).values({ id: userId, email, name: `${firstName} ${lastName}`, firstName, lastName, role: "admin", emailVerified: true, createdAt: now, updatedAt: now });
+      // The one way accounts are created; with a password, it is stored with the account.
+      ({ id: userId } = await createAccount(db, {
+        email,
+        firstName,
+        lastName,
+        role: "admin",
+        emailVerified: true,
+        ...(password ? { password } : {}),
+      }));
       console.log(`Administrateur créé : ${firstName} ${lastName} <${email}>.`);
+      if (password) {
+        console.log("Mot de passe enregistré. Connectez-vous sur /auth.");
+        return;
+      }
     }
 
     if (password) {
@@ -83,7 +101,15 @@ async function main() {
         await db.update(accounts).set({ password: hash, updatedAt: new Date() }).where(eq(accounts.id, credential.id));
       } else {
         const now = new Date();
-        await db.insert(accounts).values({ id: randomBytes(24).toString("base64url").slice(0, 32), accountId: userId, providerId: "credential", userId, password: hash, createdAt: now, updatedAt: now });
+        await db.insert(accounts).values({
+          id: newAccountId(),
+          accountId: userId,
+          providerId: "credential",
+          userId,
+          password: hash,
+          createdAt: now,
+          updatedAt: now,
+        });
       }
       console.log("Mot de passe enregistré. Connectez-vous sur /auth.");
       return;
@@ -92,11 +118,15 @@ async function main() {
     const { auth, settings, mailEnv } = createCampusAuth({ db, env });
     const url = await createPasswordSetupUrl(auth, settings.publicUrl, userId);
     const identity = await loadInstituteIdentity(db);
-    const sent = await sendMail(db, { ...mailEnv, LOG_LEVEL: "silent" }, invitationMail({ to: email, firstName, url, roleLabel: "Administrateur", identity }));
+    const sent = await sendMail(
+      db,
+      { ...mailEnv, LOG_LEVEL: "silent" },
+      invitationMail({ to: email, firstName, url, roleLabel: "Administrateur", identity }),
+    );
     console.log(
       sent.via === "smtp"
-        ? `Un email a été envoyé à ${email} avec un lien pour choisir le mot de passe (valable 7 jours).`
-        : `Pas de SMTP_URL : l'email est gardé dans la table mail_outbox. Lien pour choisir le mot de passe (valable 7 jours) :\n  ${url}`,
+        ? `Un e-mail a été envoyé à ${email} avec un lien pour choisir le mot de passe (valable 7 jours).`
+        : `Pas de SMTP_URL : l'e-mail est gardé dans la table mail_outbox. Lien pour choisir le mot de passe (valable 7 jours) :\n  ${url}`,
     );
   } finally {
     await database.close();

@@ -9,6 +9,8 @@ export const dbContext = createContext<Database>();
 export const envContext = createContext<Env>();
 /** The client's address as Express resolved it (honouring TRUST_PROXY). */
 export const clientIpContext = createContext<string>("unknown");
+/** This request's id (X-Request-Id): in the server log beside its errors, and on the error page. */
+export const requestIdContext = createContext<string>("");
 /**
  * The per-request nonce of the Content-Security-Policy; `app/entry.server.tsx` gives it to
  * <ServerRouter nonce>, which puts it on every script React Router renders. Empty in tests.
@@ -18,6 +20,12 @@ export const cspNonceContext = createContext<string>("");
 export const authContext = createContext<Auth>();
 /**
  * The session of this request, resolved once by the Express app (app/.server/auth/express.ts);
- * read it through the guards of app/.server/auth/guards.ts, not directly.
+ * read it through `getOptionalUser` (app/.server/auth/guards.ts), or `userContext` below.
  */
 export const sessionContext = createContext<Promise<SessionUser | null> | null>(null);
+/**
+ * The signed-in user (an Actor), set by the guard middleware of the signed-in layouts
+ * (app/.server/auth/middleware.ts): a loader or action under /dashboard, /admin or /teacher reads
+ * it with `context.get(userContext)`. Reading it where no guard ran throws (a programming error).
+ */
+export const userContext = createContext<SessionUser>();

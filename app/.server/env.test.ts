@@ -25,6 +25,14 @@ describe("loadEnv", () => {
     });
   });
 
+  it("makes a trial unless the operator declared a deployment (CAMPUS_MODE, or NODE_ENV=production)", () => {
+    expect(loadEnv({})).toMatchObject({ CAMPUS_MODE: "trial", PAYMENT_SANDBOX: true });
+    expect(loadEnv({ NODE_ENV: "production" })).toMatchObject({ CAMPUS_MODE: "production", PAYMENT_SANDBOX: false });
+    expect(loadEnv({ NODE_ENV: "production", CAMPUS_MODE: "trial" })).toMatchObject({ CAMPUS_MODE: "trial", PAYMENT_SANDBOX: true });
+    expect(loadEnv({ CAMPUS_MODE: "production" })).toMatchObject({ CAMPUS_MODE: "production", PAYMENT_SANDBOX: false });
+    expect(failure({ CAMPUS_MODE: "essai" })).toContain('CAMPUS_MODE = "essai" : doit valoir trial (essai) ou production');
+  });
+
   it("treats empty variables as unset, and derives PUBLIC_URL from PORT", () => {
     const env = loadEnv({ PORT: "8080", DATABASE_URL: "", PUBLIC_URL: "" });
     expect(env.PORT).toBe(8080);
@@ -37,10 +45,10 @@ describe("loadEnv", () => {
   });
 
   it.each([
-    ["abc", "PORT = \"abc\" : doit être un nombre entier entre 1 et 65535."],
-    ["0", "PORT = \"0\""],
-    ["70000", "PORT = \"70000\""],
-    ["30.5", "PORT = \"30.5\""],
+    ["abc", 'PORT = "abc" : doit être un nombre entier entre 1 et 65535.'],
+    ["0", 'PORT = "0"'],
+    ["70000", 'PORT = "70000"'],
+    ["30.5", 'PORT = "30.5"'],
   ])("names a bad PORT %s and says why", (value, expected) => {
     const message = failure({ PORT: value });
     expect(message).toMatch(/^Configuration invalide/);
@@ -49,15 +57,15 @@ describe("loadEnv", () => {
 
   it("lists every bad variable at once", () => {
     const message = failure({ NODE_ENV: "prod", LOG_LEVEL: "debug", PUBLIC_URL: "ftp://x", TRUST_PROXY: "yes" });
-    expect(message).toContain("NODE_ENV = \"prod\" : doit valoir production, development ou test");
-    expect(message).toContain("LOG_LEVEL = \"debug\"");
-    expect(message).toContain("PUBLIC_URL = \"ftp://x\" : doit être une adresse http:// ou https://");
-    expect(message).toContain("TRUST_PROXY = \"yes\"");
+    expect(message).toContain('NODE_ENV = "prod" : doit valoir production, development ou test');
+    expect(message).toContain('LOG_LEVEL = "debug"');
+    expect(message).toContain('PUBLIC_URL = "ftp://x" : doit être une adresse http:// ou https://');
+    expect(message).toContain('TRUST_PROXY = "yes"');
   });
 
   it("never repeats a database password", () => {
     const message = failure({ DATABASE_URL: "mysql://campus:s3cr3t@db/campus" });
-    expect(message).toContain("DATABASE_URL = \"mysql://campus:***@db/campus\" : doit commencer par postgres://");
+    expect(message).toContain('DATABASE_URL = "mysql://campus:***@db/campus" : doit commencer par postgres://');
     expect(message).not.toContain("s3cr3t");
   });
 

@@ -41,6 +41,12 @@ const envSchema = z
     NODE_ENV: z
       .enum(["development", "production", "test"], { error: "doit valoir production, development ou test" })
       .default("development"),
+    /**
+     * A trial (generated secrets, demo accounts, test payment gateway) or a deployment. server.ts
+     * sets it from the operator's NODE_ENV when unset, then always runs React's production build
+     * (docs/decisions/0004-npm-start-builds-then-serves.md).
+     */
+    CAMPUS_MODE: z.enum(["trial", "production"], { error: "doit valoir trial (essai) ou production" }).optional(),
     PORT: z.coerce
       .number({ error: "doit être un nombre entier entre 1 et 65535" })
       .int("doit être un nombre entier entre 1 et 65535")
@@ -52,7 +58,10 @@ const envSchema = z
     DATABASE_URL: z
       .string()
       .trim()
-      .regex(/^postgres(ql)?:\/\/\S+$/, "doit commencer par postgres:// ou postgresql:// (ex. postgres://campus:secret@127.0.0.1:5432/campus)")
+      .regex(
+        /^postgres(ql)?:\/\/\S+$/,
+        "doit commencer par postgres:// ou postgresql:// (ex. postgres://campus:secret@127.0.0.1:5432/campus)",
+      )
       .optional(),
     /** The address visitors use (canonical links, e-mails). Defaults to http://localhost:PORT. */
     PUBLIC_URL: z
@@ -67,13 +76,27 @@ const envSchema = z
       .min(0, "doit être un nombre entier de secondes (0 pour désactiver)")
       .max(3600, "doit valoir au plus 3600 secondes")
       .default(5),
+    /**
+     * Server processes: "auto" (one per core), or a number; 1 = one process (PGlite inside it).
+     * See docs/decisions/0022-every-core.md.
+     */
+    WORKERS: z
+      .string()
+      .trim()
+      .regex(/^(auto|[1-9]\d?)$/, "doit valoir auto ou un nombre de processus entre 1 et 99")
+      .transform((value) => (value === "auto" ? ("auto" as const) : Number(value)))
+      .default("auto"),
     LOG_LEVEL: z.enum(["silent", "error", "info"], { error: "doit valoir silent, error ou info" }).default("info"),
     // Files (app/.server/storage, app/.server/files): upload limits in megabytes, and S3-compatible
     // storage instead of DATA_DIR/files when S3_BUCKET is set.
     UPLOAD_MAX_IMAGE_MB: megabytes("UPLOAD_MAX_IMAGE_MB").default(5),
     UPLOAD_MAX_ATTACHMENT_MB: megabytes("UPLOAD_MAX_ATTACHMENT_MB").default(50),
     UPLOAD_MAX_VIDEO_MB: megabytes("UPLOAD_MAX_VIDEO_MB").default(2048),
-    S3_BUCKET: z.string().trim().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "doit être un nom de compartiment S3 (minuscules, chiffres, points, tirets)").optional(),
+    S3_BUCKET: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "doit être un nom de compartiment S3 (minuscules, chiffres, points, tirets)")
+      .optional(),
     S3_ENDPOINT: z
       .url({ protocol: /^https?$/, error: "doit être une adresse http:// ou https:// (ex. https://s3.fr-par.scw.cloud)" })
       .transform((value) => value.replace(/\/+$/, ""))
@@ -84,7 +107,11 @@ const envSchema = z
     // Payments (app/.server/payments): CinetPay for mobile money and cards when its three keys are
     // set; the local test gateway outside production (PAYMENT_SANDBOX forces it on or off).
     CINETPAY_API_KEY: z.string().trim().min(1, "ne doit pas être vide").optional(),
-    CINETPAY_SITE_ID: z.string().trim().regex(/^\d{1,20}$/, "doit être l'identifiant numérique du site (SITEID de CinetPay)").optional(),
+    CINETPAY_SITE_ID: z
+      .string()
+      .trim()
+      .regex(/^\d{1,20}$/, "doit être l'identifiant numérique du site (SITEID de CinetPay)")
+      .optional(),
     CINETPAY_SECRET_KEY: z.string().trim().min(1, "ne doit pas être vide").optional(),
     CINETPAY_API_URL: z
       .url({ protocol: /^https?$/, error: "doit être une adresse http:// ou https://" })
@@ -94,6 +121,21 @@ const envSchema = z
       .enum(["true", "false", "1", "0"], { error: "doit valoir true, false, 1 ou 0" })
       .transform((value) => value === "true" || value === "1")
       .optional(),
+    // Live sessions (app/.server/live-sessions): BigBlueButton meetings created by the platform when
+    // both are set (BBB_URL: the server's address ending in /bigbluebutton/); pasted links otherwise.
+    BBB_URL: z
+      .url({ protocol: /^https?$/, error: "doit être l'adresse du serveur BigBlueButton (ex. https://bbb.example.ml/bigbluebutton/)" })
+      .transform((value) => value.replace(/\/*$/, "/"))
+      .optional(),
+    BBB_SECRET: z.string().trim().min(8, "doit être le secret partagé du serveur (bbb-conf --secret)").optional(),
+    // Commission payouts (app/.server/finance): CinetPay's transfer API when both are set; the local
+    // fake with PAYMENT_SANDBOX; by hand otherwise.
+    CINETPAY_TRANSFER_API_KEY: z.string().trim().min(1, "ne doit pas être vide").optional(),
+    CINETPAY_TRANSFER_PASSWORD: z.string().trim().min(1, "ne doit pas être vide").optional(),
+    CINETPAY_TRANSFER_API_URL: z
+      .url({ protocol: /^https?$/, error: "doit être une adresse http:// ou https://" })
+      .transform((value) => value.replace(/\/+$/, ""))
+      .default("https://client.cinetpay.com"),
     // Accounts: BETTER_AUTH_SECRET, SMTP_URL, MAIL_FROM, GOOGLE_CLIENT_ID/SECRET, SESSION_IDLE_MINUTES, SESSION_MAX_DAYS.
     ...authEnvShape,
   })
@@ -103,6 +145,10 @@ const envSchema = z
         if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "est obligatoire quand S3_BUCKET est défini" });
       }
     }
+    if (Boolean(env.BBB_URL) !== Boolean(env.BBB_SECRET)) {
+      const missing = env.BBB_URL ? "BBB_SECRET" : "BBB_URL";
+      ctx.addIssue({ code: "custom", path: [missing], message: "est obligatoire avec l'autre variable BBB_*" });
+    }
     const cinetpay = ["CINETPAY_API_KEY", "CINETPAY_SITE_ID", "CINETPAY_SECRET_KEY"] as const;
     if (cinetpay.some((name) => env[name])) {
       for (const name of cinetpay) {
@@ -110,11 +156,15 @@ const envSchema = z
       }
     }
   })
-  .transform((env) => ({
-    ...env,
-    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
-    PAYMENT_SANDBOX: env.PAYMENT_SANDBOX ?? env.NODE_ENV !== "production",
-  }));
+  .transform((env) => {
+    const mode = env.CAMPUS_MODE ?? (env.NODE_ENV === "production" ? "production" : "trial");
+    return {
+      ...env,
+      CAMPUS_MODE: mode,
+      PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+      PAYMENT_SANDBOX: env.PAYMENT_SANDBOX ?? mode !== "production",
+    };
+  });
 
 export type Env = z.output<typeof envSchema>;
 
@@ -143,9 +193,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       const name = issue.path.join(".");
       return `  - ${name} = ${shown(name, cleaned[name])} : ${issue.message}.`;
     });
-    throw new EnvError(
-      `Configuration invalide : corrigez ces variables d'environnement puis relancez.\n${lines.join("\n")}`,
-    );
+    throw new EnvError(`Configuration invalide : corrigez ces variables d'environnement puis relancez.\n${lines.join("\n")}`);
   }
   return result.data;
 }

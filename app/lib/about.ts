@@ -35,9 +35,7 @@ const TITLES = new Set(["dr", "pr", "m", "mme", "mlle", "me"]);
 
 /** "Dr Mamadou Keïta" gives "MK": first letters of the first and last names, titles left out. */
 export function initialsOf(name: string): string {
-  const words = name
-    .split(/\s+/)
-    .filter((word) => word && !TITLES.has(word.toLowerCase().replace(/\.$/, "")));
+  const words = name.split(/\s+/).filter((word) => word && !TITLES.has(word.toLowerCase().replace(/\.$/, "")));
   if (words.length === 0) return "";
   const first = words[0]!;
   const last = words.length > 1 ? words[words.length - 1]! : "";

@@ -18,6 +18,13 @@ describe("matchesFilters", () => {
     expect(matchesFilters(ai, { ...emptyFilters, q: "MAÎTRISEZ" })).toBe(true);
     expect(matchesFilters(ai, { ...emptyFilters, q: "solaire" })).toBe(false);
   });
+  it("ignores accents on both sides: typed without them, or typed with them", () => {
+    const web = { title: "Développement Web", description: "Sécurité des applications", categorySlug: "tech", levelSlug: "debutant" };
+    expect(matchesFilters(web, { ...emptyFilters, q: "developpement" })).toBe(true);
+    expect(matchesFilters(web, { ...emptyFilters, q: "SECURITE" })).toBe(true);
+    expect(matchesFilters(ai, { ...emptyFilters, q: "maitrisez" })).toBe(true);
+    expect(matchesFilters(ai, { ...emptyFilters, q: "intélligence" })).toBe(true);
+  });
   it("requires the category and the level to be all or equal", () => {
     expect(matchesFilters(ai, { ...emptyFilters, categorie: "tech" })).toBe(true);
     expect(matchesFilters(ai, { ...emptyFilters, categorie: "marketing" })).toBe(false);

@@ -1,3 +1,5 @@
+import { foldText } from "./text";
+
 /** The catalogue's matching rule, shared by the server render and the live filter in the browser. */
 
 export interface CatalogueFilters {
@@ -34,13 +36,10 @@ export function filtersToSearch(filters: CatalogueFilters): string {
   return search ? `?${search}` : "";
 }
 
-/** Search text in title or description ignoring case; category and level are "all" or equal. */
+/** Search text in title or description ignoring case and accents; category and level are "all" or equal. */
 export function matchesFilters(course: FilterableCourse, filters: CatalogueFilters): boolean {
-  const needle = filters.q.trim().toLocaleLowerCase("fr");
-  const textMatches =
-    !needle ||
-    course.title.toLocaleLowerCase("fr").includes(needle) ||
-    course.description.toLocaleLowerCase("fr").includes(needle);
+  const needle = foldText(filters.q.trim());
+  const textMatches = !needle || foldText(course.title).includes(needle) || foldText(course.description).includes(needle);
   const categoryMatches = filters.categorie === ALL || filters.categorie === course.categorySlug;
   const levelMatches = filters.niveau === ALL || filters.niveau === course.levelSlug;
   return textMatches && categoryMatches && levelMatches;

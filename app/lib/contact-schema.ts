@@ -6,8 +6,7 @@ import { CONTACT_INTERESTS, CONTACT_LIMITS, CONTACT_SUBJECTS } from "./contact";
  * maxLength) mirror them, so the browser checks the same things without shipping zod.
  */
 /** An empty or blank optional field counts as absent. */
-const blankToUndefined = (value: unknown) =>
-  value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
+const blankToUndefined = (value: unknown) => (value === null || (typeof value === "string" && value.trim() === "") ? undefined : value);
 
 /**
  * Digits, spaces and the usual separators, with an optional leading "+": "+223 76 12 34 56",
@@ -42,10 +41,7 @@ export const contactSchema = z.object({
     .string("Veuillez écrire votre message.")
     .trim()
     .min(1, "Veuillez écrire votre message.")
-    .max(
-      CONTACT_LIMITS.message,
-      `Votre message est trop long : ${CONTACT_LIMITS.message.toLocaleString("fr-FR")} caractères au maximum.`,
-    ),
+    .max(CONTACT_LIMITS.message, `Votre message est trop long : ${CONTACT_LIMITS.message.toLocaleString("fr-FR")} caractères au maximum.`),
   interest: z.preprocess(blankToUndefined, z.enum(CONTACT_INTERESTS, "Veuillez choisir un centre d'intérêt dans la liste.").optional()),
 });
 

@@ -55,7 +55,18 @@ export function newRowKey(): string {
 }
 
 export function emptyLesson(): LessonValues {
-  return { key: newRowKey(), id: "", title: "", description: "", content: "", videoUrl: "", videoFileId: "", attachmentIds: [], durationMinutes: "0", isFree: false };
+  return {
+    key: newRowKey(),
+    id: "",
+    title: "",
+    description: "",
+    content: "",
+    videoUrl: "",
+    videoFileId: "",
+    attachmentIds: [],
+    durationMinutes: "0",
+    isFree: false,
+  };
 }
 
 export function emptyCourseValues(): CourseFormValues {
@@ -94,7 +105,21 @@ export function courseValuesFromFormData(form: FormData): CourseFormValues {
     const value = form.get(name);
     return typeof value === "string" ? value : "";
   };
-  for (const key of ["title", "description", "category", "level", "durationWeeks", "priceFcfa", "maxStudents", "liveSessionUrl", "nextLiveAt", "thumbnailFileId", "instructorId", "newObjective", "newPrerequisite"] as const) {
+  for (const key of [
+    "title",
+    "description",
+    "category",
+    "level",
+    "durationWeeks",
+    "priceFcfa",
+    "maxStudents",
+    "liveSessionUrl",
+    "nextLiveAt",
+    "thumbnailFileId",
+    "instructorId",
+    "newObjective",
+    "newPrerequisite",
+  ] as const) {
     values[key] = text(key);
   }
   values.status = text("status") || "draft";
@@ -117,9 +142,19 @@ export function courseValuesFromFormData(form: FormData): CourseFormValues {
     const field = lesson[2];
     // A checkbox posts "on" only when ticked; a hidden "false" before it may come first.
     if (field === "isFree") row.isFree = row.isFree || raw === "on" || raw === "true";
-    else if (field === "attachmentIds") row.attachmentIds = raw && row.attachmentIds.length < 50 ? [...row.attachmentIds, raw] : row.attachmentIds;
+    else if (field === "attachmentIds")
+      row.attachmentIds = raw && row.attachmentIds.length < 50 ? [...row.attachmentIds, raw] : row.attachmentIds;
     else if (field === "key") row.key = /^[a-z0-9]{1,40}$/.test(raw) ? raw : row.key;
-    else if (field === "id" || field === "title" || field === "description" || field === "content" || field === "videoUrl" || field === "videoFileId" || field === "durationMinutes") row[field] = raw;
+    else if (
+      field === "id" ||
+      field === "title" ||
+      field === "description" ||
+      field === "content" ||
+      field === "videoUrl" ||
+      field === "videoFileId" ||
+      field === "durationMinutes"
+    )
+      row[field] = raw;
     lessonRows.set(index, row);
   }
   const ordered = <T>(map: Map<number, T>) => [...map.entries()].sort(([a], [b]) => a - b).map(([, value]) => value);
@@ -141,10 +176,13 @@ export type EditIntent =
  */
 export function parseEditIntent(intent: unknown): EditIntent | null {
   if (typeof intent !== "string") return null;
-  if (intent === "add-lesson" || intent === "add-objective" || intent === "add-prerequisite" || intent === "remove-thumbnail") return { kind: intent };
+  if (intent === "add-lesson" || intent === "add-objective" || intent === "add-prerequisite" || intent === "remove-thumbnail")
+    return { kind: intent };
   const attachment = /^remove-attachment:(\d{1,3}):(\d{1,2})$/.exec(intent);
   if (attachment) return { kind: "remove-attachment", index: Number(attachment[1]), attachment: Number(attachment[2]) };
-  const match = /^(remove-lesson|move-lesson-up|move-lesson-down|remove-video|remove-objective|remove-prerequisite):(\d{1,3})$/.exec(intent);
+  const match = /^(remove-lesson|move-lesson-up|move-lesson-down|remove-video|remove-objective|remove-prerequisite):(\d{1,3})$/.exec(
+    intent,
+  );
   if (!match) return null;
   return { kind: match[1] as "remove-lesson", index: Number(match[2]) };
 }
@@ -195,7 +233,10 @@ export function applyEditIntent(values: CourseFormValues, intent: EditIntent): C
     case "remove-video":
       return updateLesson(values, intent.index, (lesson) => ({ ...lesson, videoFileId: "" }));
     case "remove-attachment":
-      return updateLesson(values, intent.index, (lesson) => ({ ...lesson, attachmentIds: lesson.attachmentIds.filter((_, index) => index !== intent.attachment) }));
+      return updateLesson(values, intent.index, (lesson) => ({
+        ...lesson,
+        attachmentIds: lesson.attachmentIds.filter((_, index) => index !== intent.attachment),
+      }));
   }
 }
 
@@ -230,7 +271,13 @@ export function parseCourseFormTab(value: unknown): CourseFormTab {
 /** The tab showing a field ("title", "lessons.2.title", "objectives.0"...). */
 export function tabOfField(field: string): CourseFormTab {
   if (field.startsWith("lessons")) return "lecons";
-  if (field.startsWith("objectives") || field.startsWith("prerequisites") || field.startsWith("newObjective") || field.startsWith("newPrerequisite")) return "objectifs";
+  if (
+    field.startsWith("objectives") ||
+    field.startsWith("prerequisites") ||
+    field.startsWith("newObjective") ||
+    field.startsWith("newPrerequisite")
+  )
+    return "objectifs";
   if (field === "status") return "parametres";
   return "informations";
 }

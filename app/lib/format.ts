@@ -26,3 +26,8 @@ export function formatMinutes(minutes: number): string {
   const rest = minutes % 60;
   return `${Math.floor(minutes / 60)} h${rest ? ` ${String(rest).padStart(2, "0")}` : ""}`;
 }
+
+/** "Plus qu'une place disponible.", "Plus que 3 places disponibles." */
+export function seatsLeftText(seats: number): string {
+  return seats === 1 ? "Plus qu'une place disponible." : `Plus que ${seats} places disponibles.`;
+}

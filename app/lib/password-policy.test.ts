@@ -16,3 +16,22 @@ test("reasons in French", () => {
   expect(passwordPolicyReasons("awa.traore@example.ml", { email: "awa.traore@example.ml" })).toEqual([passwordMessages.containsEmail]);
   expect(passwordPolicyReasons("une phrase de passe")).toEqual([]);
 });
+
+test("spaces around a password do not count, and spaces alone are no password", () => {
+  expect(passwordPolicyReasons("        ")).toEqual([passwordMessages.blank]);
+  expect(passwordPolicyReasons(" \t  \n   ")).toEqual([passwordMessages.blank]);
+  expect(passwordPolicyReasons("   abc   ")).toEqual([passwordMessages.tooShort]);
+  expect(passwordPolicyReasons("  une phrase  ")).toEqual([]);
+});
+
+test("the institute's own words are no password, however decorated", () => {
+  const contextWords = ["Campus", "Institut Consulaire d'Études et de Formation", "ICEF", "Cité", "SEMA", "Bamako", "Mali"];
+  for (const password of ["icef2025", "ICEF-2025!", "Bamako123", "IcefBamako", "bamako mali 2025", "Campus2025", "cité sema 99"]) {
+    expect(passwordPolicyReasons(password, { contextWords }), password).toEqual([passwordMessages.contextWord]);
+  }
+  expect(passwordPolicyReasons("Institut Consulaire d'Études et de Formation", { contextWords })).toEqual([passwordMessages.contextWord]);
+  // Words of one's own around them are fine.
+  for (const password of ["icef mon chat orange", "Bamako sous la pluie", "Demo-Admin-ICEF-2025"]) {
+    expect(passwordPolicyReasons(password, { contextWords }), password).toEqual([]);
+  }
+});

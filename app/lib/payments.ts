@@ -1,5 +1,5 @@
 /** Payment statuses and methods as the screens name them. Browser-safe. */
-export type PaymentStatus = "pending" | "completed" | "failed" | "refunded";
+export type PaymentStatus = "pending" | "completed" | "failed" | "refunded" | "to_reconcile";
 export type PaymentMethod = "mobile_money" | "card" | "cash";
 
 export const paymentStatusLabels: Record<PaymentStatus, string> = {
@@ -7,10 +7,18 @@ export const paymentStatusLabels: Record<PaymentStatus, string> = {
   completed: "Payé",
   failed: "Échoué",
   refunded: "Remboursé",
+  // Paid at the provider after the payment had failed (expired, refused, replaced): an admin settles it.
+  to_reconcile: "Payé — à rapprocher",
 };
 
-/** The spec's colours: completed green, pending yellow, failed red (refunded stays neutral). */
-export const paymentStatusTones = { pending: "amber", completed: "green", failed: "red", refunded: "neutral" } as const satisfies Record<PaymentStatus, string>;
+/** The spec's colours: completed green, pending yellow, failed red (refunded stays neutral; to reconcile: blue, money to settle). */
+export const paymentStatusTones = {
+  pending: "amber",
+  completed: "green",
+  failed: "red",
+  refunded: "neutral",
+  to_reconcile: "blue",
+} as const satisfies Record<PaymentStatus, string>;
 
 export const paymentMethodLabels: Record<PaymentMethod, string> = {
   mobile_money: "Mobile money",

@@ -20,3 +20,10 @@ export function canTeach(role: Role | null | undefined): boolean {
 export function isAdmin(role: Role | null | undefined): boolean {
   return role === "admin";
 }
+
+/** Where each role lands after signing in (unless the sign-in was asked for by another page). */
+export function homeOf(role: Role | null | undefined): string {
+  if (role === "admin") return "/admin";
+  if (role === "teacher") return "/teacher";
+  return "/dashboard";
+}

@@ -44,11 +44,7 @@ describe("pageTitle", () => {
 });
 
 describe("reading the layout's data from meta matches", () => {
-  const matches = [
-    { id: "root", loaderData: undefined },
-    { id: "routes/public/layout", loaderData: { site, institute: {} } },
-    undefined,
-  ];
+  const matches = [{ id: "root", loaderData: undefined }, { id: "routes/public/layout", loaderData: { site, institute: {} } }, undefined];
   it("finds the site info", () => {
     expect(siteFromMatches(matches)).toEqual(site);
     expect(pageMeta(matches, { title: "Contact", description: "d", path: "/contact" })[2]).toEqual({

@@ -2,11 +2,14 @@ import { describe, expect, it } from "vitest";
 import routes from "~/routes";
 import { isActivePath, mainNavigation, readSidebarCollapsed, sidebarCookieValue, teacherNavigation, upcomingScreens } from "./sidebar";
 
-const labels = (groups: ReturnType<typeof mainNavigation>) => groups.map((group) => [group.label ?? null, group.items.map((item) => item.label)]);
+const labels = (groups: ReturnType<typeof mainNavigation>) =>
+  groups.map((group) => [group.label ?? null, group.items.map((item) => item.label)]);
 
 describe("mainNavigation", () => {
   it("shows the admin group only to admins and the teacher group only to teachers", () => {
-    expect(labels(mainNavigation("user"))).toEqual([[null, ["Tableau de Bord", "Mon Profil", "Mes Formations", "Forum", "Messagerie", "Certificats"]]]);
+    expect(labels(mainNavigation("user"))).toEqual([
+      [null, ["Tableau de Bord", "Mon Profil", "Mes Formations", "Mes paiements", "Forum", "Messagerie", "Certificats"]],
+    ]);
     expect(labels(mainNavigation("admin")).map(([label]) => label)).toEqual([null, "Administration"]);
     expect(labels(mainNavigation("teacher")).map(([label]) => label)).toEqual([null, "Enseignement"]);
     expect(mainNavigation(null)).toHaveLength(1);

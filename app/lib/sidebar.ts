@@ -17,6 +17,7 @@ export type NavIcon =
   | "courses"
   | "analytics"
   | "finances"
+  | "payments"
   | "create"
   | "teacher"
   | "students"
@@ -50,6 +51,7 @@ export function mainNavigation(role: Role | null | undefined): NavGroup[] {
         { label: "Tableau de Bord", to: "/dashboard", icon: "dashboard", end: true },
         { label: "Mon Profil", to: "/dashboard/profile", icon: "profile" },
         { label: "Mes Formations", to: "/dashboard/formations", icon: "formations" },
+        { label: "Mes paiements", to: "/dashboard/paiements", icon: "payments" },
         { label: "Forum", to: "/dashboard/forum", icon: "forum" },
         { label: "Messagerie", to: "/dashboard/messages", icon: "messages" },
         { label: "Certificats", to: "/dashboard/certificates", icon: "certificates" },
@@ -65,6 +67,7 @@ export function mainNavigation(role: Role | null | undefined): NavGroup[] {
         { label: "Mes Cours", to: "/admin/my-courses", icon: "courses" },
         { label: "Analytics", to: "/admin/analytics", icon: "analytics" },
         { label: "Finances", to: "/admin/financial", icon: "finances" },
+        { label: "Certificats délivrés", to: "/admin/certificates", icon: "certificates" },
         { label: "Créer Cours", to: "/admin/create-course", icon: "create" },
       ],
     });
@@ -104,7 +107,12 @@ export function teacherNavigation(): NavGroup[] {
         { label: "Planifier Session", to: "/teacher/schedule", icon: "schedule" },
       ],
     },
-    { items: [{ label: "Paramètres", to: "/teacher/settings", icon: "settings" }] },
+    {
+      items: [
+        { label: "Mes Commissions", to: "/teacher/commissions", icon: "finances" },
+        { label: "Paramètres", to: "/teacher/settings", icon: "settings" },
+      ],
+    },
   ];
 }
 
@@ -140,83 +148,19 @@ export interface UpcomingScreen {
   back: { label: string; to: string };
 }
 
-const backToDashboard = { label: "Retour au tableau de bord", to: "/dashboard" };
 const backToAdmin = { label: "Retour à la gestion des utilisateurs", to: "/admin/users" };
 const backToTeacher = { label: "Retour au portail enseignant", to: "/teacher" };
 
 /** What each screen not built yet will hold, keyed by route path (without the leading slash). */
 export const upcomingScreens: Record<string, UpcomingScreen> = {
-  "dashboard/forum": {
-    title: "Forum",
-    description:
-      "Un espace d'entraide entre apprenants et formateurs : questions, ressources et projets, classés par thème.",
-    back: backToDashboard,
-  },
-  "dashboard/messages": {
-    title: "Messagerie",
-    description: "Vous pourrez y échanger directement avec vos formateurs et les autres apprenants de vos formations.",
-    back: backToDashboard,
-  },
-  "dashboard/certificates": {
-    title: "Certificats",
-    description:
-      "Vos certificats obtenus, téléchargeables en PDF avec leur numéro de vérification, et la progression vers les prochains.",
-    back: backToDashboard,
-  },
-  admin: {
-    title: "Tableau de bord administrateur",
-    description:
-      "Les chiffres clés de l'institut : utilisateurs, cours, inscriptions, revenus et taux de réussite, calculés à partir des données réelles.",
-    back: backToDashboard,
-  },
   "admin/analytics": {
     title: "Analytics",
     description: "L'évolution des inscriptions, des revenus et de l'achèvement des cours, par période.",
     back: backToAdmin,
   },
-  teacher: {
-    title: "Portail Enseignant",
-    description: "Le tableau de bord de vos cours : inscriptions, achèvement, revenus et prochaines sessions, calculés sur vos cours.",
-    back: backToDashboard,
-  },
-  "teacher/students": {
-    title: "Mes Étudiants",
-    description: "Les apprenants inscrits à vos cours, leur progression et leurs résultats aux quiz.",
-    back: backToTeacher,
-  },
-  "teacher/sessions": {
-    title: "Sessions Zoom",
-    description: "Vos sessions en direct à venir et passées, avec leurs liens de connexion.",
-    back: backToTeacher,
-  },
-  "teacher/quiz": {
-    title: "Quiz & Évaluations",
-    description: "La création de quiz (QCM, vrai/faux, réponse courte) pour vos cours et le suivi des résultats de vos étudiants.",
-    back: backToTeacher,
-  },
-  "teacher/messages": {
-    title: "Messagerie",
-    description: "Vos échanges avec les apprenants de vos cours.",
-    back: backToTeacher,
-  },
-  "teacher/analytics": {
-    title: "Analytics",
-    description: "Les statistiques de vos cours : inscriptions, achèvement et revenus par période.",
-    back: backToTeacher,
-  },
   "teacher/content": {
     title: "Gérer Contenus",
     description: "Les vidéos, documents PDF et exercices de vos leçons, téléversés et organisés au même endroit.",
-    back: backToTeacher,
-  },
-  "teacher/schedule": {
-    title: "Planifier Session",
-    description: "La planification de vos sessions en direct, avec l'envoi de l'invitation aux apprenants inscrits.",
-    back: backToTeacher,
-  },
-  "teacher/settings": {
-    title: "Paramètres",
-    description: "Vos préférences d'enseignant : notifications, informations affichées aux apprenants et coordonnées de paiement.",
     back: backToTeacher,
   },
 };

@@ -74,6 +74,20 @@ export function fileUrl(fileId: string, width?: number): string {
 
 export const thumbnailWidths = [320, 640, 1280] as const;
 
+/** A lesson video's low-data versions and poster, as the file route names them in French. */
+const videoVersions = { basse: "low", haute: "high", affiche: "poster" } as const;
+export type VideoVersion = (typeof videoVersions)[keyof typeof videoVersions];
+
+export function videoVersionOf(param: string): VideoVersion | undefined {
+  return Object.hasOwn(videoVersions, param) ? videoVersions[param as keyof typeof videoVersions] : undefined;
+}
+
+/** Where a lesson video's version (or its poster) is served. */
+export function videoVersionUrl(fileId: string, version: VideoVersion): string {
+  const param = Object.entries(videoVersions).find(([, name]) => name === version)![0];
+  return `/fichiers/${encodeURIComponent(fileId)}?version=${param}`;
+}
+
 /** The TUS endpoint of resumable uploads. */
 export const UPLOAD_ENDPOINT = "/api/televersements";
 
@@ -86,7 +100,10 @@ export type ThumbnailImage = { src: string; srcSet: string };
  */
 export function thumbnailImage(fileId: string | null, variants: Record<string, string> | null): ThumbnailImage | null {
   if (!fileId || !variants) return null;
-  const widths = Object.keys(variants).map(Number).filter(Number.isFinite).sort((a, b) => a - b);
+  const widths = Object.keys(variants)
+    .map(Number)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   if (!widths.length) return null;
   return { src: fileUrl(fileId, widths[0]), srcSet: widths.map((width) => `${fileUrl(fileId, width)} ${width}w`).join(", ") };
 }

@@ -67,8 +67,8 @@ test("the page: stat cards from the database, search, role filter, and no seriou
   await expect(page.getByRole("heading", { level: 1, name: "Gestion des Utilisateurs" })).toBeVisible();
   const stats = page.getByRole("region", { name: "Statistiques des utilisateurs" });
   // The development seed: one admin, one teacher, one student.
-  await expect(stats).toContainText("Total utilisateurs3");
-  await expect(stats).toContainText("Étudiants1");
+  await expect(stats).toContainText("Total utilisateurs7");
+  await expect(stats).toContainText("Étudiants5");
   await expect(stats).toContainText("Enseignants1");
   await expect(stats).toContainText("Administrateurs1");
   await expect(usersTable(page).locator("tbody tr")).toHaveCount(3);
@@ -105,10 +105,10 @@ test("an admin changes a student's role and the student's sidebar changes", asyn
   const page = adminPage;
   await page.goto("/admin/users");
   const row = rowOf(page, demo.student.email);
-  await row.getByLabel(`Rôle de ${demo.student.name}`).selectOption("teacher");
+  await row.getByLabel(`Rôle d'${demo.student.name}`).selectOption("teacher");
   await row.getByRole("button", { name: `Appliquer le rôle choisi à ${demo.student.name}` }).click();
   await expect(toast(page)).toContainText("Rôle utilisateur mis à jour avec succès");
-  await expect(row.getByLabel(`Rôle de ${demo.student.name}`)).toHaveValue("teacher");
+  await expect(row.getByLabel(`Rôle d'${demo.student.name}`)).toHaveValue("teacher");
   await expect(page.getByRole("region", { name: "Journal des actions" })).toContainText(
     `a changé le rôle de ${demo.student.name} : Étudiant → Enseignant`,
   );
@@ -120,9 +120,9 @@ test("an admin changes a student's role and the student's sidebar changes", asyn
   await expect(studentPage).toHaveURL(/\/teacher$/);
 
   // And back.
-  await row.getByLabel(`Rôle de ${demo.student.name}`).selectOption("user");
+  await row.getByLabel(`Rôle d'${demo.student.name}`).selectOption("user");
   await row.getByRole("button", { name: `Appliquer le rôle choisi à ${demo.student.name}` }).click();
-  await expect(row.getByLabel(`Rôle de ${demo.student.name}`)).toHaveValue("user");
+  await expect(row.getByLabel(`Rôle d'${demo.student.name}`)).toHaveValue("user");
   await studentPage.goto("/teacher");
   await expect(studentPage).toHaveURL(/\/dashboard$/);
   await expect(studentNav.getByRole("link", { name: "Portail Enseignant" })).toHaveCount(0);
@@ -177,7 +177,9 @@ test("creating a user through the dialog e-mails an invitation that sets a passw
   await invited.getByLabel("Confirmer le mot de passe").fill("Fleuve-Niger-Bamako-2025");
   await invited.getByRole("button", { name: "Mettre à jour le mot de passe" }).click();
   await expect(invited).toHaveURL(/\/dashboard$/, { timeout: 10_000 });
-  await expect(invited.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Portail Enseignant" })).toBeVisible();
+  await expect(
+    invited.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Portail Enseignant" }),
+  ).toBeVisible();
   await invitedContext.close();
 
   await page.reload();
@@ -204,7 +206,7 @@ test("a deactivated user is signed out everywhere and cannot sign in again until
   await expect(teacherPage).toHaveURL(/\/auth\?redirectTo=%2Fteacher$/);
   // ...and signing in again is refused.
   const form = teacherPage.locator("form").filter({ has: teacherPage.getByRole("button", { name: "Se connecter" }) });
-  await form.getByLabel("Email").fill(demo.teacher.email);
+  await form.getByLabel("E-mail").fill(demo.teacher.email);
   await form.getByLabel("Mot de passe").fill(demo.teacher.password);
   await form.getByRole("button", { name: "Se connecter" }).click();
   await expect(teacherPage).toHaveURL(/\/auth/);
@@ -228,9 +230,11 @@ test("the CSV export downloads the list with the spec's columns", async () => {
   const content = fs.readFileSync((await download.path())!, "utf8");
   expect(content.charCodeAt(0)).toBe(0xfeff);
   const lines = content.slice(1).trimEnd().split("\r\n");
-  expect(lines[0]).toBe("Prénom,Nom,Email,Téléphone,Rôle,Statut,Date d'inscription");
+  expect(lines[0]).toBe("Prénom,Nom,E-mail,Téléphone,Rôle,Statut,Date d'inscription");
   expect(lines).toHaveLength(1 + 4);
-  expect(lines.find((line) => line.includes(demo.student.email))).toMatch(/^Aïssata,Keïta,etudiant@campus\.test,,Étudiant,Actif,\d{2}\/\d{2}\/\d{4}$/);
+  expect(lines.find((line) => line.includes(demo.student.email))).toMatch(
+    /^Aïssata,Keïta,etudiant@campus\.test,,Étudiant,Actif,\d{2}\/\d{2}\/\d{4}$/,
+  );
   expect(lines.some((line) => line.includes("mariam.konate@exemple.ml") && line.includes("Enseignant"))).toBe(true);
 });
 
@@ -241,15 +245,17 @@ test.describe("without JavaScript", () => {
     await signIn(page, demo.admin.email, demo.admin.password, "/admin/users");
 
     const row = rowOf(page, demo.student.email);
-    await row.getByLabel(`Rôle de ${demo.student.name}`).selectOption("admin");
+    await row.getByLabel(`Rôle d'${demo.student.name}`).selectOption("admin");
     await row.getByRole("button", { name: `Appliquer le rôle choisi à ${demo.student.name}` }).click();
     // The toast is in <noscript> (Chromium's script switch leaves <noscript> unparsed, so read the HTML).
     await expect(rowOf(page, demo.student.email)).toBeVisible();
     expect(await page.content()).toContain("Rôle utilisateur mis à jour avec succès");
-    await expect(rowOf(page, demo.student.email).getByLabel(`Rôle de ${demo.student.name}`)).toHaveValue("admin");
-    await rowOf(page, demo.student.email).getByLabel(`Rôle de ${demo.student.name}`).selectOption("user");
-    await rowOf(page, demo.student.email).getByRole("button", { name: /^Appliquer/ }).click();
-    await expect(rowOf(page, demo.student.email).getByLabel(`Rôle de ${demo.student.name}`)).toHaveValue("user");
+    await expect(rowOf(page, demo.student.email).getByLabel(`Rôle d'${demo.student.name}`)).toHaveValue("admin");
+    await rowOf(page, demo.student.email).getByLabel(`Rôle d'${demo.student.name}`).selectOption("user");
+    await rowOf(page, demo.student.email)
+      .getByRole("button", { name: /^Appliquer/ })
+      .click();
+    await expect(rowOf(page, demo.student.email).getByLabel(`Rôle d'${demo.student.name}`)).toHaveValue("user");
 
     await page.getByRole("link", { name: "Nouvel utilisateur" }).click();
     await expect(page).toHaveURL(/nouveau=1/);
@@ -265,7 +271,9 @@ test.describe("without JavaScript", () => {
     await expect(rowOf(page, "oumar.sidibe@exemple.ml")).toContainText("Invitation envoyée");
     await smtp.waitForMail("oumar.sidibe@exemple.ml");
 
-    await rowOf(page, "oumar.sidibe@exemple.ml").getByRole("link", { name: /^Désactiver le compte de/ }).click();
+    await rowOf(page, "oumar.sidibe@exemple.ml")
+      .getByRole("link", { name: /^Désactiver le compte de/ })
+      .click();
     await expect(page).toHaveURL(/confirmer=/);
     await page.getByRole("button", { name: "Désactiver le compte" }).click();
     await expect(rowOf(page, "oumar.sidibe@exemple.ml")).toContainText("Désactivé");

@@ -47,7 +47,7 @@ test("sign up, confirm by mail, sign out, sign in, sign out", async ({ browser }
   // A common password is refused with its reason; what was typed is kept.
   await page.getByLabel("Prénom").fill("Kadiatou");
   await page.getByRole("textbox", { name: "Nom", exact: true }).fill("Sangaré");
-  await page.getByLabel(/^Email/).fill("kadiatou@example.ml");
+  await page.getByLabel(/^E-mail/).fill("kadiatou@example.ml");
   await page.getByLabel(/^Mot de passe/).fill("motdepasse123");
   await page.getByRole("button", { name: "Créer mon compte" }).click();
   await expect(page.getByText("Ce mot de passe est trop courant")).toBeVisible();
@@ -57,18 +57,18 @@ test("sign up, confirm by mail, sign out, sign in, sign out", async ({ browser }
   const before = smtp.mails.length;
   await page.getByLabel(/^Mot de passe/).fill("le marché de Médine");
   await page.getByRole("button", { name: "Créer mon compte" }).click();
-  await expect(page.getByRole("status")).toHaveText("Compte créé avec succès ! Vérifiez votre email pour confirmer votre inscription.");
+  await expect(page.getByRole("status")).toHaveText("Compte créé avec succès ! Vérifiez votre e-mail pour confirmer votre inscription.");
 
   // Signing in before confirming: refused, with a button to send the mail again.
-  await page.getByLabel(/^Email/).fill("kadiatou@example.ml");
+  await page.getByLabel(/^E-mail/).fill("kadiatou@example.ml");
   await page.getByLabel(/^Mot de passe/).fill("le marché de Médine");
   await page.getByRole("button", { name: "Se connecter" }).click();
   await expect(page.getByRole("alert")).toContainText("n'est pas encore confirmée");
-  await page.getByRole("button", { name: "Renvoyer l'email de confirmation" }).click();
-  await expect(page.getByRole("status")).toContainText("Un nouvel email de confirmation vous a été envoyé.");
+  await page.getByRole("button", { name: "Renvoyer l'e-mail de confirmation" }).click();
+  await expect(page.getByRole("status")).toContainText("Un nouvel e-mail de confirmation vous a été envoyé.");
 
   const mail = await smtp.waitForMail("kadiatou@example.ml", { after: before });
-  expect(mail.subject).toContain("Confirmez votre adresse email");
+  expect(mail.subject).toContain("Confirmez votre adresse e-mail");
   expect(mail.body).toContain("Bonjour Kadiatou,");
   const link = linkIn(mail.body, /http:\/\/127\.0\.0\.1:\d+\/auth\/verification\?token=[\w.-]+/);
   await page.goto(link);
@@ -82,7 +82,7 @@ test("sign up, confirm by mail, sign out, sign in, sign out", async ({ browser }
   await page.goto("/dashboard");
   await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fdashboard$/);
 
-  await page.getByLabel(/^Email/).fill("kadiatou@example.ml");
+  await page.getByLabel(/^E-mail/).fill("kadiatou@example.ml");
   await page.getByLabel(/^Mot de passe/).fill("le marché de Médine");
   await page.getByRole("button", { name: "Se connecter" }).click();
   await expect(page).toHaveURL(`${base}/dashboard`);
@@ -92,18 +92,18 @@ test("sign up, confirm by mail, sign out, sign in, sign out", async ({ browser }
 test("without JavaScript: errors, recovery by mail, new password, back to the dashboard", async ({ browser }) => {
   const page = await newPage(browser, { javaScriptEnabled: false });
   await page.goto("/auth");
-  await page.getByLabel(/^Email/).fill("inconnu@example.ml");
+  await page.getByLabel(/^E-mail/).fill("inconnu@example.ml");
   await page.getByLabel(/^Mot de passe/).fill("une phrase quelconque");
   await page.getByRole("button", { name: "Se connecter" }).click();
-  await expect(page.getByRole("alert")).toHaveText("Email ou mot de passe incorrect.");
-  await expect(page.getByLabel(/^Email/)).toHaveValue("inconnu@example.ml");
+  await expect(page.getByRole("alert")).toHaveText("E-mail ou mot de passe incorrect.");
+  await expect(page.getByLabel(/^E-mail/)).toHaveValue("inconnu@example.ml");
 
   await page.getByRole("link", { name: "Mot de passe oublié ?" }).click();
   await expect(page).toHaveURL(/onglet=recuperation/);
   const before = smtp.mails.length;
-  await page.getByLabel(/^Email/).fill("kadiatou@example.ml");
+  await page.getByLabel(/^E-mail/).fill("kadiatou@example.ml");
   await page.getByRole("button", { name: "Envoyer le lien" }).click();
-  await expect(page.getByRole("status")).toHaveText("Un email de récupération a été envoyé. Vérifiez votre boîte mail.");
+  await expect(page.getByRole("status")).toHaveText("Un e-mail de récupération a été envoyé. Vérifiez votre boîte mail.");
 
   const mail = await smtp.waitForMail("kadiatou@example.ml", { after: before });
   const link = linkIn(mail.body, /http:\/\/127\.0\.0\.1:\d+\/auth\?mode=recuperation&(amp;)?token=[\w-]+/);
@@ -139,14 +139,14 @@ test("redirectTo: back to the page that asked, never to another site", async ({ 
   const page = await newPage(browser);
   await page.goto("/dashboard/profile");
   await expect(page).toHaveURL(/\/auth\?redirectTo=%2Fdashboard%2Fprofile$/);
-  await page.getByLabel(/^Email/).fill("kadiatou@example.ml");
+  await page.getByLabel(/^E-mail/).fill("kadiatou@example.ml");
   await page.getByLabel(/^Mot de passe/).fill("une nouvelle phrase");
   await page.getByRole("button", { name: "Se connecter" }).click();
   await expect(page).toHaveURL(`${base}/dashboard/profile`);
   await signOutHere(page);
 
   await page.goto(`/auth?redirectTo=${encodeURIComponent("//evil.example/vol")}`);
-  await page.getByLabel(/^Email/).fill("kadiatou@example.ml");
+  await page.getByLabel(/^E-mail/).fill("kadiatou@example.ml");
   await page.getByLabel(/^Mot de passe/).fill("une nouvelle phrase");
   await page.getByRole("button", { name: "Se connecter" }).click();
   await expect(page).toHaveURL(`${base}/dashboard`);
@@ -155,7 +155,7 @@ test("redirectTo: back to the page that asked, never to another site", async ({ 
 test("loading label while signing in (with JavaScript)", async ({ browser }) => {
   const page = await newPage(browser);
   await page.goto("/auth");
-  await page.getByLabel(/^Email/).fill("inconnu@example.ml");
+  await page.getByLabel(/^E-mail/).fill("inconnu@example.ml");
   await page.getByLabel(/^Mot de passe/).fill("une phrase quelconque");
   // Hold the action's answer to see the button's pending state.
   await page.route("**/auth.data*", async (route) => {
@@ -164,12 +164,20 @@ test("loading label while signing in (with JavaScript)", async ({ browser }) => 
   });
   await page.getByRole("button", { name: "Se connecter" }).click();
   await expect(page.getByRole("button", { name: "Connexion..." })).toBeDisabled();
-  await expect(page.getByRole("alert")).toHaveText("Email ou mot de passe incorrect.");
+  await expect(page.getByRole("alert")).toHaveText("E-mail ou mot de passe incorrect.");
 });
 
 test("accessibility of every state of /auth", async ({ browser }) => {
   const page = await newPage(browser);
-  for (const url of ["/auth", "/auth?onglet=inscription", "/auth?onglet=recuperation", "/auth?mode=recuperation&token=perime", "/auth?message=inscription"]) {
+  for (const url of [
+    "/auth",
+    "/auth?onglet=inscription",
+    "/auth?onglet=recuperation",
+    "/auth?mode=recuperation&token=perime",
+    "/auth?message=inscription",
+    "/auth?message=appareil",
+    "/auth/appareil?token=un-lien-recu",
+  ]) {
     await page.goto(url);
     await expectNoSeriousA11yViolations(page);
   }
@@ -179,4 +187,9 @@ test("accessibility of every state of /auth", async ({ browser }) => {
   await expectNoSeriousA11yViolations(page);
   // The current tab is marked for assistive technology.
   await expect(page.getByRole("link", { name: "Inscription" })).toHaveAttribute("aria-current", "page");
+  // A dead "confirm this browser" link says so, and leads to the sign-in.
+  await page.goto("/auth/appareil?token=un-lien-mort");
+  await page.getByRole("button", { name: "C'est moi : confirmer cet appareil" }).click();
+  await expect(page.getByRole("alert")).toContainText("Ce lien de confirmation n'est plus valable");
+  await expectNoSeriousA11yViolations(page);
 });

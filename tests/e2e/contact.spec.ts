@@ -63,7 +63,11 @@ test("the browser refuses an empty form before sending it", async ({ page }) => 
   await page.goto("/contact");
   await page.getByRole("button", { name: "Envoyer le message" }).click();
   await expect(page).toHaveURL(/\/contact$/);
-  expect(await contactForm(page).getByLabel("Nom complet").evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
+  expect(
+    await contactForm(page)
+      .getByLabel("Nom complet")
+      .evaluate((input: HTMLInputElement) => input.validity.valueMissing),
+  ).toBe(true);
   for (const label of [/^Nom complet/, /^E-mail/, /^Sujet/, /^Message/]) {
     await expect(contactForm(page).getByLabel(label)).toHaveAttribute("required", "");
   }
@@ -95,10 +99,12 @@ test.describe("markup typed into the form", () => {
     await form.getByRole("button", { name: "Envoyer le message" }).click();
     await expect(contactForm(page).getByLabel(/^E-mail/)).toHaveAttribute("aria-invalid", "true");
     await expect(contactForm(page).getByLabel("Nom complet")).toHaveValue(`<b id="injected">Awa</b>`);
-    await expect(contactForm(page).getByLabel("Message")).toHaveValue(`</textarea><script id="injected-script">window.__xss = 1</script><img id="injected-img" src=x>`);
+    await expect(contactForm(page).getByLabel("Message")).toHaveValue(
+      `</textarea><script id="injected-script">window.__xss = 1</script><img id="injected-img" src=x>`,
+    );
     await expect(page.locator("#injected, #injected-script, #injected-img")).toHaveCount(0);
     const html = await page.content();
-    expect(html).toContain("&lt;/textarea&gt;&lt;script id=\"injected-script\"&gt;");
+    expect(html).toContain('&lt;/textarea&gt;&lt;script id="injected-script"&gt;');
   });
 });
 

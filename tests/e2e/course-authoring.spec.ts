@@ -49,7 +49,9 @@ test("a teacher creates a course with a cover, two lessons and a video, then pub
   await page.getByLabel("Niveau").selectOption({ label: "Intermédiaire" });
   await page.getByLabel("Durée (semaines)").fill("6");
   await page.getByLabel("Prix (FCFA)").fill("45 000");
-  const cover = await sharp({ create: { width: 1200, height: 675, channels: 3, background: "#1d4ed8" } }).jpeg().toBuffer();
+  const cover = await sharp({ create: { width: 1200, height: 675, channels: 3, background: "#1d4ed8" } })
+    .jpeg()
+    .toBuffer();
   await page.getByLabel("Choisir une image").setInputFiles({ name: "pompe.jpg", mimeType: "image/jpeg", buffer: cover });
   await expect(page.getByRole("link", { name: "pompe.jpg" })).toBeVisible();
 
@@ -104,7 +106,10 @@ test("a teacher creates a course with a cover, two lessons and a video, then pub
   await card.getByRole("link", { name: `Modifier « ${TITLE} »` }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Modifier le Cours");
   await page.getByRole("tab", { name: "Contenu & Leçons" }).click();
-  await page.getByRole("group", { name: /Leçon 2/ }).getByLabel("Titre de la leçon").fill("Pannes fréquentes et remèdes");
+  await page
+    .getByRole("group", { name: /Leçon 2/ })
+    .getByLabel("Titre de la leçon")
+    .fill("Pannes fréquentes et remèdes");
   await page.getByRole("button", { name: "Enregistrer" }).first().click();
   await expect(page.getByText("Cours mis à jour avec succès")).toBeVisible();
 });
@@ -120,7 +125,10 @@ test("a visitor finds the course on a phone and plays the free lesson", async ({
 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(TITLE);
   const programme = page.getByRole("region", { name: "Programme de la formation" });
-  await expect(programme.getByRole("listitem")).toHaveText([/Comment fonctionne la pompe.*15 min.*Aperçu gratuit/, /Pannes fréquentes et remèdes.*25 min/]);
+  await expect(programme.getByRole("listitem")).toHaveText([
+    /Comment fonctionne la pompe.*15 min.*Aperçu gratuit/,
+    /Pannes fréquentes et remèdes.*25 min/,
+  ]);
   await expectNoSeriousA11yViolations(page);
   await programme.getByRole("link", { name: /Aperçu gratuit/ }).click();
 
@@ -129,7 +137,9 @@ test("a visitor finds the course on a phone and plays the free lesson", async ({
   const player = page.locator("video");
   await expect(player).toHaveAttribute("controls", "");
   // The browser loads the video's data through Range requests and can play it.
-  await expect.poll(() => player.evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(() => player.evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 15_000 })
+    .toBeGreaterThanOrEqual(2);
   await player.evaluate((element: HTMLVideoElement) => {
     element.muted = true;
     return element.play();

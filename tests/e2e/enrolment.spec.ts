@@ -56,7 +56,7 @@ async function signUpFromCourse(page: Page, person: { firstName: string; lastNam
   await expect(page).toHaveURL(/\/auth\?onglet=inscription/);
   await page.getByLabel("Prénom").fill(person.firstName);
   await page.getByRole("textbox", { name: "Nom", exact: true }).fill(person.lastName);
-  await page.getByLabel(/^Email/).fill(person.email);
+  await page.getByLabel(/^E-mail/).fill(person.email);
   await page.getByLabel(/^Mot de passe/).fill("le fleuve Niger à Ségou");
   const before = own.smtp.mails.length;
   await page.getByRole("button", { name: "Créer mon compte" }).click();
@@ -116,7 +116,9 @@ test("a visitor signs up, pays by mobile money, follows the course on a phone an
     element.muted = true;
     return element.play();
   });
-  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(2);
   const saved = page.waitForResponse((response) => response.url().endsWith("/position") && response.status() === 204);
   const stoppedAt = await video.evaluate((element: HTMLVideoElement) => {
     element.pause();
@@ -132,7 +134,9 @@ test("a visitor signs up, pays by mobile money, follows the course on a phone an
   await card.getByRole("link", { name: `Continuer ${TITLE}` }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cadrer le projet");
   await expect(video).toHaveAttribute("src", new RegExp(`#t=${stoppedAt}$`));
-  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 10_000 }).toBeGreaterThanOrEqual(stoppedAt - 1);
+  await expect
+    .poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(stoppedAt - 1);
 
   // The receipt is in the learner's space too.
   await page.goto("/dashboard/paiements");
@@ -149,7 +153,10 @@ test("another learner pays cash at the office; an admin records it and the cours
   await page.getByRole("radio", { name: /Espèces/ }).check();
   await page.getByRole("button", { name: "Continuer – 25,000 FCFA" }).click();
   await expect(page.getByRole("heading", { name: "Réglez votre formation à l'institut" })).toBeVisible();
-  const reference = (await page.getByText(/^ICEF-[A-Z0-9]{4}-[A-Z0-9]{4}$/).first().textContent())!.trim();
+  const reference = (await page
+    .getByText(/^ICEF-[A-Z0-9]{4}-[A-Z0-9]{4}$/)
+    .first()
+    .textContent())!.trim();
   expect(reference).toMatch(/^ICEF-/);
   await expect(page.getByText("Cité SEMA, Bamako, Mali")).toBeVisible();
   await expectNoSeriousA11yViolations(page);

@@ -27,7 +27,15 @@ export async function startIsolatedServer(options: { timeoutMs?: number } = {}):
   const { DATABASE_URL: _database, NODE_ENV: _mode, ...inherited } = process.env;
   let output = "";
   const child: ChildProcess = spawn(process.execPath, ["server.ts"], {
-    env: { ...inherited, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, PUBLIC_URL: base, LOG_LEVEL: "error", SMTP_URL: smtp.url },
+    env: {
+      ...inherited,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      PUBLIC_URL: base,
+      LOG_LEVEL: "error",
+      SMTP_URL: smtp.url,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (chunk) => (output += chunk));

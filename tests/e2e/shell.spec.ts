@@ -8,7 +8,7 @@ test.describe("student/admin shell", () => {
   test("a student sees the main entries only, the active link, and the top bar", async ({ page }) => {
     await signInAs(page, "student");
     const nav = sidebar(page).getByRole("navigation", { name: "Navigation principale" });
-    for (const label of ["Tableau de Bord", "Mon Profil", "Mes Formations", "Forum", "Messagerie", "Certificats"]) {
+    for (const label of ["Tableau de Bord", "Mon Profil", "Mes Formations", "Mes paiements", "Forum", "Messagerie", "Certificats"]) {
       await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
     }
     await expect(nav.getByRole("link", { name: "Admin Dashboard" })).toHaveCount(0);
@@ -18,12 +18,13 @@ test.describe("student/admin shell", () => {
     await expect(sidebar(page).getByRole("button", { name: "Déconnexion" })).toBeVisible();
 
     const topBar = page.getByRole("banner");
-    await expect(topBar.getByLabel("Rechercher")).toBeDisabled();
+    await expect(topBar.getByPlaceholder("Rechercher…")).toBeEditable();
     await expect(topBar.getByText(accounts.student.name, { exact: true })).toBeVisible();
     await expect(topBar.getByText(accounts.student.email, { exact: true })).toBeVisible();
     await expect(topBar.getByText("AK", { exact: true })).toBeVisible();
-    await topBar.locator("summary", { hasText: "Notifications" }).click();
-    await expect(topBar.getByText("Aucune notification")).toBeVisible();
+    await topBar.getByRole("button", { name: "Notifications" }).click();
+    await expect(page.getByRole("dialog", { name: "Notifications" }).getByText("Aucune notification")).toBeVisible();
+    await page.keyboard.press("Escape");
 
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bienvenue, Aïssata !");
     // No sample figures from the prototype.
@@ -82,7 +83,8 @@ test.describe("student/admin shell", () => {
       ["Planifier Session", "/teacher/schedule"],
       ["Paramètres", "/teacher/settings"],
     ];
-    for (const [label, href] of entries) await expect(teacherNav.getByRole("link", { name: label, exact: true })).toHaveAttribute("href", href);
+    for (const [label, href] of entries)
+      await expect(teacherNav.getByRole("link", { name: label, exact: true })).toHaveAttribute("href", href);
     await expect(teacherNav.getByText("Gestion des Cours")).toBeVisible();
     await expect(sidebar(page).getByRole("button", { name: "Déconnexion" })).toBeVisible();
     const topBar = page.getByRole("banner");
@@ -92,27 +94,28 @@ test.describe("student/admin shell", () => {
     await expectNoSeriousA11yViolations(page);
 
     // Every teacher entry answers (200) with a page, none is a 404; those not built yet say so.
-    const built = new Set(["/teacher/courses", "/teacher/create-course"]);
+    const notBuilt = new Set(["/teacher/content"]);
     for (const [, href] of entries) {
       const response = await page.goto(href);
       expect(response?.status(), href).toBe(200);
       const comingSoon = page.getByText("Bientôt disponible", { exact: true });
-      if (built.has(href)) await expect(comingSoon).toHaveCount(0);
-      else await expect(comingSoon.first()).toBeVisible();
+      if (notBuilt.has(href)) await expect(comingSoon.first()).toBeVisible();
+      else await expect(comingSoon).toHaveCount(0);
     }
   });
 });
 
 test("a screen not built yet says so clearly, with status 200 and a way back", async ({ page }) => {
-  await signInAs(page, "student");
-  const response = await page.goto("/dashboard/forum");
+  await signInAs(page, "teacher");
+  const response = await page.goto("/teacher/content");
   expect(response?.status()).toBe(200);
-  await expect(page.getByRole("heading", { level: 1, name: "Forum" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Gérer Contenus" })).toBeVisible();
   await expect(page.getByText("Bientôt disponible", { exact: true })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
-  await page.getByRole("link", { name: "Retour au tableau de bord" }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.getByRole("link", { name: "Retour au portail enseignant" }).click();
+  await expect(page).toHaveURL(/\/teacher$/);
   // The course creator is for teachers: a student goes back to the dashboard.
+  await signInAs(page, "student");
   await page.goto("/dashboard/course-creator");
   await expect(page).toHaveURL(/\/dashboard$/);
 });

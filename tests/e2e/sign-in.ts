@@ -11,7 +11,7 @@ export const demoAccounts = {
 export async function submitSignInForm(page: Page, email: string, password: string, redirectTo?: string) {
   await page.goto(redirectTo ? `/auth?redirectTo=${encodeURIComponent(redirectTo)}` : "/auth");
   const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Se connecter" }) });
-  await form.getByLabel("Email").fill(email);
+  await form.getByLabel("E-mail").fill(email);
   await form.getByLabel("Mot de passe").fill(password);
   await form.getByRole("button", { name: "Se connecter" }).click();
 }

@@ -102,7 +102,10 @@ describe("about page seed", () => {
 
 describe("about page data", () => {
   it("the loader reads the figures, leaders and quotes from the tables, in their stored order", async () => {
-    await handle.db.update(instituteHighlights).set({ value: 42, suffix: " %", label: "Taux d'insertion" }).where(eq(instituteHighlights.key, "international-partners"));
+    await handle.db
+      .update(instituteHighlights)
+      .set({ value: 42, suffix: " %", label: "Taux d'insertion" })
+      .where(eq(instituteHighlights.key, "international-partners"));
     await handle.db.update(teamMembers).set({ experienceYears: 31, projectsCount: 420 }).where(eq(teamMembers.key, "ibrahim-coulibaly"));
     // Reorder: the last quote first.
     await handle.db.update(quotes).set({ position: 0 }).where(eq(quotes.key, "technical-director"));

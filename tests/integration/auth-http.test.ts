@@ -3,7 +3,8 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createCampusAuth, mountAuth, sessionOf } from "~/.server/auth/express";
-import { signInCookie, createVerifiedUser } from "../setup/auth";
+import { signInCookie } from "../setup/auth";
+import { createUser } from "../factories";
 import { createTestDatabase } from "../setup/db";
 import { loader as authLoader, action as authAction } from "~/routes/auth/auth";
 import { RouterContextProvider } from "react-router";
@@ -24,7 +25,10 @@ async function listen(app: express.Express) {
 
 /** An Express app with accounts mounted the way app/.server/http/app.ts does, echoing what routes would see. */
 function appWith(trustProxy: false | number) {
-  const campus = createCampusAuth({ db: handle.db, env: { NODE_ENV: "test", DATA_DIR: "memory://", PUBLIC_URL: "http://127.0.0.1", LOG_LEVEL: "silent" } });
+  const campus = createCampusAuth({
+    db: handle.db,
+    env: { DATA_DIR: "memory://", PUBLIC_URL: "http://127.0.0.1", LOG_LEVEL: "silent" },
+  });
   const app = express();
   app.set("trust proxy", trustProxy);
   mountAuth(app, campus);
@@ -51,7 +55,9 @@ describe("client address", () => {
     const { app } = appWith(1);
     const server = await listen(app);
     try {
-      const response = await fetch(`${server.url}/echo`, { headers: { "x-forwarded-for": "6.6.6.6, 41.73.100.5", "x-campus-client-ip": "7.7.7.7" } });
+      const response = await fetch(`${server.url}/echo`, {
+        headers: { "x-forwarded-for": "6.6.6.6, 41.73.100.5", "x-campus-client-ip": "7.7.7.7" },
+      });
       expect((await response.json()).ip).toBe("41.73.100.5");
     } finally {
       await server.close();
@@ -68,7 +74,7 @@ describe("HTTP mount", () => {
       expect(ok.status).toBe(200);
       expect(ok.headers.get("cache-control")).toBe("no-store");
 
-      const { password } = await createVerifiedUser(campus, handle.db, { email: "http@example.ml" });
+      const { password } = await createUser(handle.db, { email: "http@example.ml", password: true });
       const cookie = await signInCookie(campus, "http@example.ml", password);
       const echoed = await fetch(`${server.url}/echo`, { headers: { cookie } });
       expect((await echoed.json()).user).toBe("http@example.ml");
@@ -82,8 +88,11 @@ describe("HTTP mount", () => {
 
 describe("https deployments", () => {
   test("cookies are Secure (with the __Secure- prefix) when PUBLIC_URL is https", async () => {
-    const campus = createCampusAuth({ db: handle.db, env: { NODE_ENV: "test", DATA_DIR: "memory://", PUBLIC_URL: "https://campus.example.ml", LOG_LEVEL: "silent" } });
-    const { password } = await createVerifiedUser(campus, handle.db, { email: "https@example.ml" });
+    const campus = createCampusAuth({
+      db: handle.db,
+      env: { DATA_DIR: "memory://", PUBLIC_URL: "https://campus.example.ml", LOG_LEVEL: "silent" },
+    });
+    const { password } = await createUser(handle.db, { email: "https@example.ml", password: true });
     const result = await campus.auth.api.signInEmail({
       body: { email: "https@example.ml", password },
       headers: new Headers({ "x-campus-client-ip": "203.0.113.99" }),
@@ -102,7 +111,6 @@ describe("Google sign-in", () => {
     const campus = createCampusAuth({
       db: handle.db,
       env: {
-        NODE_ENV: "test",
         DATA_DIR: "memory://",
         PUBLIC_URL: "http://campus.test",
         LOG_LEVEL: "silent",
@@ -129,7 +137,9 @@ describe("Google sign-in", () => {
       headers: { "content-type": "application/x-www-form-urlencoded", "x-campus-client-ip": "203.0.113.98", origin: "http://campus.test" },
       body: new URLSearchParams({ intent: "google", redirectTo: "/dashboard", signUp: "0" }),
     });
-    const thrown = await Promise.resolve(authAction({ request, context: contextFor(true), params: {} } as never)).catch((error: unknown) => error);
+    const thrown = await Promise.resolve(authAction({ request, context: contextFor(true), params: {} } as never)).catch(
+      (error: unknown) => error,
+    );
     expect(thrown).toBeInstanceOf(Response);
     const response = thrown as Response;
     expect(response.status).toBe(302);

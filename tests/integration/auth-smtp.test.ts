@@ -5,8 +5,9 @@ import { requestPasswordReset, resetPassword, signIn, signUp, verifyEmail } from
 import { resolveSession } from "~/.server/auth/session";
 import { mailOutbox } from "~/.server/db/schema";
 import { invitationMail, loadInstituteIdentity, sendMail } from "~/.server/mail";
+import { createUser } from "../factories";
 import { createTestDatabase } from "../setup/db";
-import { browserHeaders, cookieFrom, createTestAuth, createVerifiedUser } from "../setup/auth";
+import { browserHeaders, cookieFrom, createTestAuth } from "../setup/auth";
 import { linkIn, startTestSmtpServer, type TestSmtpServer } from "../setup/smtp";
 
 let handle: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -33,7 +34,7 @@ test("sign-up → confirmation mail over SMTP → follow its link → signed in"
   });
   expect(result.ok).toBe(true);
   const mail = await smtp.waitForMail("aminata@example.ml", { after: before });
-  expect(mail.subject).toContain("Confirmez votre adresse email");
+  expect(mail.subject).toContain("Confirmez votre adresse e-mail");
   expect(mail.body).toContain("Bonjour Aminata,");
   expect(mail.body).toContain("Institut Consulaire d'Études et de Formation");
   // Sent over SMTP, so nothing in the outbox.
@@ -47,7 +48,7 @@ test("sign-up → confirmation mail over SMTP → follow its link → signed in"
 });
 
 test("recovery mail over SMTP → its link resets the password once", async () => {
-  const { password } = await createVerifiedUser(campus, handle.db, { email: "ibrahim@example.ml", firstName: "Ibrahim" });
+  const { password } = await createUser(handle.db, { email: "ibrahim@example.ml", firstName: "Ibrahim", password: true });
   const before = smtp.mails.length;
   expect((await requestPasswordReset(campus.auth, browserHeaders("203.0.113.31"), "ibrahim@example.ml")).ok).toBe(true);
   const mail = await smtp.waitForMail("ibrahim@example.ml", { after: before });
@@ -55,10 +56,16 @@ test("recovery mail over SMTP → its link resets the password once", async () =
   const link = linkIn(mail.body, /http:\/\/campus\.test\/auth\?mode=recuperation&(amp;)?token=[\w.-]+/);
   const token = new URL(link).searchParams.get("token")!;
 
-  const reset = await resetPassword(campus.auth, handle.db, browserHeaders("203.0.113.31"), { token, password: "une nouvelle phrase de passe" });
+  const reset = await resetPassword(campus.auth, handle.db, browserHeaders("203.0.113.31"), {
+    token,
+    password: "une nouvelle phrase de passe",
+  });
   expect(reset.ok).toBe(true);
   expect((await signIn(campus.auth, browserHeaders("203.0.113.31"), { email: "ibrahim@example.ml", password })).ok).toBe(false);
-  expect((await signIn(campus.auth, browserHeaders("203.0.113.31"), { email: "ibrahim@example.ml", password: "une nouvelle phrase de passe" })).ok).toBe(true);
+  expect(
+    (await signIn(campus.auth, browserHeaders("203.0.113.31"), { email: "ibrahim@example.ml", password: "une nouvelle phrase de passe" }))
+      .ok,
+  ).toBe(true);
   const again = await resetPassword(campus.auth, handle.db, browserHeaders("203.0.113.31"), { token, password: "encore une autre phrase" });
   expect(again).toMatchObject({ ok: false, kind: "token" });
 });
@@ -66,7 +73,17 @@ test("recovery mail over SMTP → its link resets the password once", async () =
 test("sendMail carries HTML and text, from the institute", async () => {
   const before = smtp.mails.length;
   const identity = await loadInstituteIdentity(handle.db);
-  const sent = await sendMail(handle.db, { SMTP_URL: smtp.url }, invitationMail({ to: "invite@example.ml", firstName: "Fanta", url: "http://campus.test/auth?mode=recuperation&token=abc", roleLabel: "Enseignant", identity }));
+  const sent = await sendMail(
+    handle.db,
+    { SMTP_URL: smtp.url },
+    invitationMail({
+      to: "invite@example.ml",
+      firstName: "Fanta",
+      url: "http://campus.test/auth?mode=recuperation&token=abc",
+      roleLabel: "Enseignant",
+      identity,
+    }),
+  );
   expect(sent.via).toBe("smtp");
   const mail = await smtp.waitForMail("invite@example.ml", { after: before });
   expect(mail.raw).toMatch(/content-type: text\/plain/i);

@@ -4,25 +4,31 @@
  * - the page itself (a document request: layout and route loaders together);
  * - the route's own loader alone (a data request for that route id only), so that a loader that
  *   forgot its guard is caught even when its layout guards the page;
- * - the route's action, when it has one (a data POST runs the action alone).
+ * - the route's action, when it has one (a data POST runs the action alone);
+ * - each intent of each form the pages render (read from the HTML each role receives, on pages
+ *   filled with a course, an enrolment, a payment, a forum thread and a notification): refused by
+ *   the guard to every role the area refuses, and, posted by a role whose page does not offer
+ *   it, changing nothing in the database.
  * It builds the app once (about 10 s; TEST_BUILD_DIR reuses a build), serves it over HTTP on a free
  * port against a fresh test database, and signs the accounts in through Better Auth's real endpoint.
  */
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { eq } from "drizzle-orm";
-import { UNSAFE_decodeViaTurboStream as decodeViaTurboStream, UNSAFE_SingleFetchRedirectSymbol as SingleFetchRedirectSymbol } from "react-router";
+import { eq, sql } from "drizzle-orm";
+import {
+  UNSAFE_decodeViaTurboStream as decodeViaTurboStream,
+  UNSAFE_SingleFetchRedirectSymbol as SingleFetchRedirectSymbol,
+} from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashPassword } from "~/.server/auth/password";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { accounts, auditLog, users } from "~/.server/db/schema";
+import { auditLog, users } from "~/.server/db/schema";
 import { loadEnv } from "~/.server/env";
 import type { Role } from "~/lib/roles";
 import { cookieFrom } from "../setup/auth";
+import { createCourse, createNotification, createPayment, createReply, createThread, createUser, enrol, type TestUser } from "../factories";
 import { createTestDatabase } from "../setup/db";
 import { buildForTests } from "../setup/server-build";
 
@@ -37,8 +43,23 @@ function allowedRoles(pathname: string): Role[] {
   return ["user", "teacher", "admin"];
 }
 
-type RouteEntry = { id: string; parentId?: string; path?: string; index?: boolean; module: { loader?: unknown; action?: unknown; default?: unknown } };
-type AreaRoute = { id: string; pattern: string; url: string; index: boolean; hasLoader: boolean; hasAction: boolean; dynamic: boolean; postOnly: boolean };
+type RouteEntry = {
+  id: string;
+  parentId?: string;
+  path?: string;
+  index?: boolean;
+  module: { loader?: unknown; action?: unknown; default?: unknown };
+};
+type AreaRoute = {
+  id: string;
+  pattern: string;
+  url: string;
+  index: boolean;
+  hasLoader: boolean;
+  hasAction: boolean;
+  dynamic: boolean;
+  postOnly: boolean;
+};
 
 /** Full URL patterns of the build's routes under the three areas, with sample values for :params. */
 function areaRoutes(routes: Record<string, RouteEntry>): AreaRoute[] {
@@ -60,7 +81,16 @@ function areaRoutes(routes: Record<string, RouteEntry>): AreaRoute[] {
     const url = pattern.replace(/:[^/]+/g, "999999").replace(/\*$/, "exemple");
     // A resource route made for POST (no page): a GET gets its guard, then 405.
     const postOnly = !route.module.default && Boolean(route.module.action);
-    result.push({ id: route.id, pattern, url, index: Boolean(route.index), hasLoader: Boolean(route.module.loader), hasAction: Boolean(route.module.action), dynamic, postOnly });
+    result.push({
+      id: route.id,
+      pattern,
+      url,
+      index: Boolean(route.index),
+      hasLoader: Boolean(route.module.loader),
+      hasAction: Boolean(route.module.action),
+      dynamic,
+      postOnly,
+    });
   }
   return result.sort((a, b) => a.pattern.localeCompare(b.pattern));
 }
@@ -73,6 +103,7 @@ let base = "";
 let routes: AreaRoute[] = [];
 const cookies: Partial<Record<Who, string>> = {};
 const ids: Partial<Record<Role, string>> = {};
+const people: Partial<Record<Role, TestUser>> = {};
 const PASSWORD = "Matrice-des-droits-2024";
 
 async function signIn(email: string): Promise<string> {
@@ -89,15 +120,24 @@ beforeAll(async () => {
   ({ buildDir, remove: removeBuild } = await buildForTests());
   handle = await createTestDatabase();
   for (const role of ["user", "teacher", "admin"] as const) {
-    const id = randomUUID();
-    ids[role] = id;
-    const email = `${role}-matrice@exemple.ml`;
-    await handle.db.insert(users).values({ id, name: `Test ${role}`, email, emailVerified: true, firstName: "Test", lastName: role, role });
-    await handle.db.insert(accounts).values({ id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: await hashPassword(PASSWORD) });
+    const user = await createUser(handle.db, {
+      role,
+      email: `${role}-matrice@exemple.ml`,
+      firstName: "Test",
+      lastName: role,
+      password: PASSWORD,
+    });
+    ids[role] = user.id;
+    people[role] = user;
   }
 
   const bundle = (await import(pathToFileURL(path.join(buildDir, "server/index.js")).href)) as typeof import("~/.server/http/app");
-  const env = loadEnv({ NODE_ENV: "test", DATA_DIR: "memory://", PUBLIC_URL: "http://127.0.0.1:1", LOG_LEVEL: "silent" } as NodeJS.ProcessEnv);
+  const env = loadEnv({
+    NODE_ENV: "test",
+    DATA_DIR: "memory://",
+    PUBLIC_URL: "http://127.0.0.1:1",
+    LOG_LEVEL: "silent",
+  } as NodeJS.ProcessEnv);
   // The port is known once listening: start, then rebuild the app with the right PUBLIC_URL.
   server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -106,7 +146,9 @@ beforeAll(async () => {
   server.on("request", campus.handler);
 
   const serverBuildFile = fs.readdirSync(path.join(buildDir, "server/assets")).find((name) => name.startsWith("server-build-"));
-  const serverBuild = (await import(pathToFileURL(path.join(buildDir, "server/assets", serverBuildFile!)).href)) as { routes: Record<string, RouteEntry> };
+  const serverBuild = (await import(pathToFileURL(path.join(buildDir, "server/assets", serverBuildFile!)).href)) as {
+    routes: Record<string, RouteEntry>;
+  };
   routes = areaRoutes(serverBuild.routes);
 
   for (const role of ["user", "teacher", "admin"] as const) cookies[role] = await signIn(`${role}-matrice@exemple.ml`);
@@ -174,7 +216,9 @@ function mismatch(route: AreaRoute, who: Who, kind: string, outcome: Outcome, ok
 describe("the route table under test", () => {
   it("covers every area and grows with the app", () => {
     const patterns = routes.map((route) => route.pattern);
-    expect(patterns).toEqual(expect.arrayContaining(["/dashboard", "/dashboard/profile", "/admin", "/admin/users", "/admin/users/export.csv", "/teacher"]));
+    expect(patterns).toEqual(
+      expect.arrayContaining(["/dashboard", "/dashboard/profile", "/admin", "/admin/users", "/admin/users/export.csv", "/teacher"]),
+    );
     expect(routes.length).toBeGreaterThanOrEqual(20);
     expect(routes.filter((route) => route.hasAction).map((route) => route.pattern)).toContain("/admin/users");
   });
@@ -226,7 +270,9 @@ describe("a forged role change", () => {
     for (const who of ["user", "teacher", "anonymous"] as const) {
       const response = await changeRole(who, "admin");
       expect(response.status, who).toBe(302);
-      expect(response.headers.get("location"), who).toBe(who === "anonymous" ? `/auth?redirectTo=${encodeURIComponent("/admin/users")}` : "/dashboard");
+      expect(response.headers.get("location"), who).toBe(
+        who === "anonymous" ? `/auth?redirectTo=${encodeURIComponent("/admin/users")}` : "/dashboard",
+      );
     }
     const [student] = await handle.db.select({ role: users.role }).from(users).where(eq(users.id, ids.user!));
     expect(student?.role).toBe("user");
@@ -242,5 +288,180 @@ describe("a forged role change", () => {
     // Put it back for the other tests of this file.
     expect((await changeRole("admin", "user")).status).toBe(303);
     expect(await handle.db.select().from(auditLog).where(eq(auditLog.action, "role_changed"))).toHaveLength(2);
+  });
+});
+
+/** Every table's content, as one hash per table (what a refused action must leave as it was). */
+async function databaseState(): Promise<Map<string, string>> {
+  // Written by any request or by the clock (session refresh, request counters, the job scheduler), not by an action's effect.
+  const volatile = new Set(["sessions", "rate_limits", "job_schedules", "jobs", "__drizzle_migrations"]);
+  const result = await handle.db.execute(sql`select tablename from pg_tables where schemaname = 'public' order by tablename`);
+  const state = new Map<string, string>();
+  for (const { tablename } of (result as unknown as { rows: Array<{ tablename: string }> }).rows) {
+    if (volatile.has(tablename)) continue;
+    const hashed = await handle.db.execute(
+      sql.raw(`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as h from "${tablename}" t`),
+    );
+    state.set(tablename, (hashed as unknown as { rows: Array<{ h: string }> }).rows[0]!.h);
+  }
+  return state;
+}
+
+function changedTables(before: Map<string, string>, after: Map<string, string>): string[] {
+  return [...after].filter(([table, hash]) => before.get(table) !== hash).map(([table]) => table);
+}
+
+const decodeEntities = (text: string) =>
+  text
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+const attribute = (attributes: string, name: string) => {
+  const match = new RegExp(`\\s${name}="([^"]*)"`).exec(attributes);
+  return match ? decodeEntities(match[1]!) : null;
+};
+
+/** One intent of one form as a page renders it: where it posts, and the fields it would send. */
+type PostedForm = { key: string; page: string; action: string; intent: string; fields: Array<[string, string]> };
+
+/** The POST forms of a page's HTML, one entry per intent (a hidden `intent` or a submit button's). */
+function formsOf(html: string, pageUrl: string): PostedForm[] {
+  const found: PostedForm[] = [];
+  for (const [, attributes, inner] of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)) {
+    if ((attribute(attributes!, "method") ?? "get").toLowerCase() !== "post") continue;
+    const target = new URL(attribute(attributes!, "action") ?? pageUrl, `${base}${pageUrl}`);
+    const action = `${target.pathname}${target.search}`;
+    const fields: Array<[string, string]> = [];
+    const intents = new Set<string>();
+    for (const [, input] of inner!.matchAll(/<input\b([^>]*)>/g)) {
+      const name = attribute(input!, "name");
+      const type = (attribute(input!, "type") ?? "text").toLowerCase();
+      if (!name || type === "file" || type === "submit") continue;
+      if ((type === "checkbox" || type === "radio") && !/\schecked(?:=""|\s|\/|$)/.test(input!)) continue;
+      const value = attribute(input!, "value") ?? "";
+      if (name === "intent") intents.add(value);
+      else fields.push([name, value]);
+    }
+    for (const [, control] of inner!.matchAll(/<(?:select|textarea)\b([^>]*)>/g)) {
+      const name = attribute(control!, "name");
+      if (name) fields.push([name, ""]);
+    }
+    for (const [, button] of inner!.matchAll(/<button\b([^>]*)>/g)) {
+      if (attribute(button!, "name") === "intent") intents.add(attribute(button!, "value") ?? "");
+    }
+    if (intents.size === 0) intents.add("");
+    for (const intent of intents) found.push({ key: `${target.pathname}#${intent}`, page: pageUrl, action, intent, fields });
+  }
+  return found;
+}
+
+function postForm(form: PostedForm, who: Who) {
+  const body = new URLSearchParams(form.fields);
+  if (form.intent) body.set("intent", form.intent);
+  return send(form.action, who, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body });
+}
+
+describe("each intent of each form", () => {
+  /** page URL → role → the forms that role's page offers, by key (action path # intent). */
+  const offered = new Map<string, Map<Role, Map<string, PostedForm>>>();
+
+  beforeAll(async () => {
+    // Pages with something on them: a course taught by the teacher with a paid learner, a pending
+    // cash payment, a forum thread with a reply, a notification.
+    const { course, lessons } = await createCourse(handle.db, {
+      instructor: people.teacher!,
+      title: "Matrice des intentions",
+      priceFcfa: 40_000,
+    });
+    const other = await createCourse(handle.db, { instructor: people.teacher!, title: "Matrice à payer", priceFcfa: 30_000 });
+    await enrol(handle.db, people.user!, course, { paid: true });
+    const { reference } = await createPayment(handle.db, people.user!, other.course);
+    const thread = await createThread(handle.db, people.user!, { title: "Une question de la matrice" });
+    await createReply(handle.db, people.teacher!, thread);
+    await createNotification(handle.db, people.user!);
+    const sampleValue = (pattern: string, param: string) => {
+      if (param === "slug") return course.slug;
+      if (param === "lessonId") return String(lessons[0]!.id);
+      if (param === "reference") return reference;
+      if (param === "id" && pattern.includes("/forum/")) return String(thread.id);
+      if (param === "id" && pattern.includes("course-creator")) return String(course.id);
+      return "999999";
+    };
+    for (const route of routes.filter((entry) => !entry.postOnly && !/\.(csv|pdf|jwt)$/.test(entry.pattern))) {
+      const url = route.pattern.replace(/:([^/]+)/g, (_, param: string) => sampleValue(route.pattern, param)).replace(/\*$/, "exemple");
+      const byRole = new Map<Role, Map<string, PostedForm>>();
+      for (const role of allowedRoles(route.pattern)) {
+        const response = await send(url, role);
+        const html = await response.text();
+        if (response.status !== 200) continue;
+        const forms = new Map<string, PostedForm>();
+        for (const form of formsOf(html, url)) {
+          if (AREAS.some((area) => form.action === area || form.action.startsWith(`${area}/`) || form.action.startsWith(`${area}?`)))
+            forms.set(form.key, form);
+        }
+        byRole.set(role, forms);
+      }
+      offered.set(url, byRole);
+    }
+  }, 120_000);
+
+  const everyForm = () => {
+    const forms = new Map<string, PostedForm>();
+    for (const byRole of offered.values())
+      for (const roleForms of byRole.values()) for (const [key, form] of roleForms) forms.set(key, form);
+    return [...forms.values()];
+  };
+
+  it("reads the forms of the pages (the matrix grows with them)", () => {
+    const keys = everyForm().map((form) => form.key);
+    expect(keys).toEqual(
+      expect.arrayContaining(["/admin/users#change-role", "/admin/financial#record-cash", "/dashboard/notifications#read-all"]),
+    );
+    expect(keys.length).toBeGreaterThanOrEqual(15);
+  });
+
+  it.each(everyone)("refuses as %s every intent its role may not reach, before it changes anything", async (who) => {
+    const refused = everyForm().filter((form) => who === "anonymous" || !allowedRoles(new URL(form.action, base).pathname).includes(who));
+    const before = await databaseState();
+    const problems: string[] = [];
+    for (const form of refused) {
+      const response = await postForm(form, who);
+      await response.arrayBuffer();
+      const location = response.headers.get("location") ?? "";
+      const guarded = who === "anonymous" ? location.startsWith("/auth?redirectTo=") : location === "/dashboard";
+      if (response.status !== 302 || !guarded) problems.push(`${form.key} as ${who}: ${response.status} ${location}`);
+    }
+    expect(problems).toEqual([]);
+    expect(changedTables(before, await databaseState())).toEqual([]);
+  });
+
+  it("changes nothing when a role posts an intent its own page does not offer it", async () => {
+    const problems: string[] = [];
+    let checked = 0;
+    for (const [page, byRole] of offered) {
+      for (const [owner, forms] of byRole) {
+        for (const [who, own] of byRole) {
+          if (who === owner) continue;
+          const foreign = [...forms.values()].filter((form) => !own.has(form.key));
+          if (!foreign.length) continue;
+          const before = await databaseState();
+          for (const form of foreign) {
+            const response = await postForm(form, who);
+            await response.arrayBuffer();
+            checked += 1;
+            if (response.status >= 500) problems.push(`${form.key} (offered to ${owner} on ${page}) as ${who}: ${response.status}`);
+          }
+          const changed = changedTables(before, await databaseState());
+          if (changed.length)
+            problems.push(
+              `${foreign.map((form) => form.key).join(", ")} (offered to ${owner} on ${page}) as ${who} changed ${changed.join(", ")}`,
+            );
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(0);
   });
 });

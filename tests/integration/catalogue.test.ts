@@ -1,12 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  getInstitute,
-  getCourseBySlug,
-  listCategories,
-  listLevels,
-  listPublishedCourses,
-} from "~/.server/catalogue";
+import { getInstitute, getCourseBySlug, listCategories, listLevels, listPublishedCourses } from "~/.server/catalogue";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { categories, courses, institute, levels } from "~/.server/db/schema";
 import { seedDatabase } from "~/.server/db/seed";
@@ -36,14 +30,24 @@ describe("seed", () => {
       "Mécatronique",
       "Maintenance Industrielle",
     ]);
-    expect(all.filter((course) => course.popular).map((course) => course.slug)).toEqual([
-      "intelligence-artificielle",
-      "cybersecurite",
-    ]);
+    expect(all.filter((course) => course.popular).map((course) => course.slug)).toEqual(["intelligence-artificielle", "cybersecurite"]);
     for (const course of all) expect(course.modules).toHaveLength(5);
     const ai = all[0]!;
-    expect(ai).toMatchObject({ priceFcfa: 120000, durationWeeks: 12, studentCount: 245, rating: 4.9, levelName: "Avancé", categoryName: "Tech" });
-    expect(ai.modules).toEqual(["Python & TensorFlow", "Machine Learning", "IA Générative", "Projets pratiques", "Certification officielle"]);
+    expect(ai).toMatchObject({
+      priceFcfa: 120000,
+      durationWeeks: 12,
+      studentCount: 245,
+      rating: 4.9,
+      levelName: "Avancé",
+      categoryName: "Tech",
+    });
+    expect(ai.modules).toEqual([
+      "Python & TensorFlow",
+      "Machine Learning",
+      "IA Générative",
+      "Projets pratiques",
+      "Certification officielle",
+    ]);
     expect(await listCategories(handle.db)).toHaveLength(6);
     expect((await listLevels(handle.db)).map((level) => level.name)).toEqual(["Débutant", "Intermédiaire", "Avancé", "Expert"]);
   });
@@ -101,12 +105,7 @@ describe("public catalogue", () => {
 
   it("keeps one category when asked, published courses only, in catalogue order", async () => {
     const tech = await listPublishedCourses(handle.db, { categorySlug: "tech" });
-    expect(tech.map((course) => course.slug)).toEqual([
-      "intelligence-artificielle",
-      "cybersecurite",
-      "data-science",
-      "developpement-web",
-    ]);
+    expect(tech.map((course) => course.slug)).toEqual(["intelligence-artificielle", "cybersecurite", "data-science", "developpement-web"]);
     expect(tech.every((course) => course.categorySlug === "tech")).toBe(true);
     await handle.db.update(courses).set({ status: "draft" }).where(eq(courses.slug, "data-science"));
     expect((await listPublishedCourses(handle.db, { categorySlug: "tech" })).map((course) => course.slug)).not.toContain("data-science");
@@ -119,7 +118,13 @@ describe("public catalogue", () => {
     const course = await getCourseBySlug(handle.db, "intelligence-artificielle");
     expect(course?.prerequisites.length).toBeGreaterThan(0);
     expect(course?.objectives.length).toBeGreaterThan(0);
-    expect(course?.modules).toEqual(["Python & TensorFlow", "Machine Learning", "IA Générative", "Projets pratiques", "Certification officielle"]);
+    expect(course?.modules).toEqual([
+      "Python & TensorFlow",
+      "Machine Learning",
+      "IA Générative",
+      "Projets pratiques",
+      "Certification officielle",
+    ]);
     expect(await getCourseBySlug(handle.db, "n-existe-pas")).toBeNull();
   });
 });

@@ -71,16 +71,19 @@ describe("sendContactMessage", () => {
     }
   });
 
-  it.each(["awa", "awa@", "@example.ml", "awa traore@example.ml", "awa@example"])("refuses the e-mail %j and keeps what was typed", async (email) => {
-    const result = await sendContactMessage(handle.db, { ...valid, email }, { ip });
-    expect(result).toMatchObject({
-      ok: false,
-      reason: "invalid",
-      fieldErrors: { email: "Veuillez saisir une adresse e-mail valide (exemple : nom@domaine.ml)." },
-      values: { ...valid, email },
-    });
-    expect(await stored()).toHaveLength(0);
-  });
+  it.each(["awa", "awa@", "@example.ml", "awa traore@example.ml", "awa@example"])(
+    "refuses the e-mail %j and keeps what was typed",
+    async (email) => {
+      const result = await sendContactMessage(handle.db, { ...valid, email }, { ip });
+      expect(result).toMatchObject({
+        ok: false,
+        reason: "invalid",
+        fieldErrors: { email: "Veuillez saisir une adresse e-mail valide (exemple : nom@domaine.ml)." },
+        values: { ...valid, email },
+      });
+      expect(await stored()).toHaveLength(0);
+    },
+  );
 
   it("refuses a subject or an interest outside the lists", async () => {
     const result = await sendContactMessage(handle.db, { ...valid, subject: "Spam", interest: "Casino" }, { ip });
@@ -97,7 +100,11 @@ describe("sendContactMessage", () => {
   it("accepts every listed subject and interest", async () => {
     for (const [index, subject] of CONTACT_SUBJECTS.entries()) {
       const interest = CONTACT_INTERESTS[index];
-      const result = await sendContactMessage(handle.db, { ...valid, email: `s${index}@example.ml`, subject, interest }, { ip: `10.0.0.${index}` });
+      const result = await sendContactMessage(
+        handle.db,
+        { ...valid, email: `s${index}@example.ml`, subject, interest },
+        { ip: `10.0.0.${index}` },
+      );
       expect(result).toEqual({ ok: true });
     }
     expect(await stored()).toHaveLength(CONTACT_SUBJECTS.length);
@@ -120,7 +127,9 @@ describe("sendContactMessage", () => {
     });
     expect(await stored()).toHaveLength(0);
     // The limit itself is fine.
-    expect(await sendContactMessage(handle.db, { ...valid, name: "a".repeat(100), message: "m".repeat(5000) }, { ip })).toEqual({ ok: true });
+    expect(await sendContactMessage(handle.db, { ...valid, name: "a".repeat(100), message: "m".repeat(5000) }, { ip })).toEqual({
+      ok: true,
+    });
   });
 
   it("refuses a 100 KB message with a message and echoes back only a bounded part of it", async () => {
@@ -162,7 +171,11 @@ describe("sendContactMessage", () => {
     for (let i = 0; i < CONTACT_RATE_LIMITS.perIp.limit; i++) {
       expect(await sendContactMessage(handle.db, { ...valid, email: `p${i}@example.ml` }, { ip, now })).toEqual({ ok: true });
     }
-    const refused = await sendContactMessage(handle.db, { ...valid, email: "other@example.ml" }, { ip, now: new Date("2026-03-01T10:20:00Z") });
+    const refused = await sendContactMessage(
+      handle.db,
+      { ...valid, email: "other@example.ml" },
+      { ip, now: new Date("2026-03-01T10:20:00Z") },
+    );
     expect(refused).toMatchObject({
       ok: false,
       reason: "rate-limited",
@@ -173,7 +186,9 @@ describe("sendContactMessage", () => {
     expect(await stored()).toHaveLength(CONTACT_RATE_LIMITS.perIp.limit);
     // Another address is not affected, and the window ends.
     expect(await sendContactMessage(handle.db, { ...valid, email: "x@example.ml" }, { ip: "198.51.100.1", now })).toEqual({ ok: true });
-    expect(await sendContactMessage(handle.db, { ...valid, email: "y@example.ml" }, { ip, now: new Date("2026-03-01T11:00:00Z") })).toEqual({ ok: true });
+    expect(await sendContactMessage(handle.db, { ...valid, email: "y@example.ml" }, { ip, now: new Date("2026-03-01T11:00:00Z") })).toEqual(
+      { ok: true },
+    );
   });
 
   it("limits messages per e-mail address, whatever its case and the IP used", async () => {
@@ -198,7 +213,9 @@ describe("POST /contact", () => {
     const context = new RouterContextProvider();
     context.set(dbContext, handle.db);
     context.set(clientIpContext, ip);
-    return action({ request, context, params: {}, url: new URL(request.url), pattern: "/contact" } as unknown as Parameters<typeof action>[0]);
+    return action({ request, context, params: {}, url: new URL(request.url), pattern: "/contact" } as unknown as Parameters<
+      typeof action
+    >[0]);
   }
 
   it("redirects after a message is sent (no double submit on reload)", async () => {
@@ -240,7 +257,10 @@ describe("contact form rendering", () => {
       subject: "Autre",
     };
     const Stub = createRoutesStub([
-      { path: "/contact", Component: () => createElement(ContactForm, { values, fieldErrors: { email: "<i>erreur</i>" } }) },
+      {
+        path: "/contact",
+        Component: () => createElement(ContactForm, { regionId: "contact-form-region", values, fieldErrors: { email: "<i>erreur</i>" } }),
+      },
     ]);
     const html = renderToString(createElement(Stub, { initialEntries: ["/contact"] }));
     expect(html).not.toContain("<script>");

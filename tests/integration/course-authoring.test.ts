@@ -1,36 +1,37 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "~/.server/auth/actor";
-import { CourseNotFoundError } from "~/.server/courses/access";
 import { createCourse, getCourseForEditing, listCourseFormOptions, slugify, updateCourse } from "~/.server/courses/authoring";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { courses, files, lessons, users } from "~/.server/db/schema";
-import type { Role } from "~/lib/roles";
+import { courses, files, lessons } from "~/.server/db/schema";
+import { createUser, type TestUser } from "../factories";
 import { createTestDatabase } from "../setup/db";
+import { refusalOf } from "../setup/refusal";
 
 let handle: DatabaseHandle;
-let admin: Actor;
-let teacher: Actor;
-let otherTeacher: Actor;
-let student: Actor;
-
-async function makeUser(role: Role, firstName: string): Promise<Actor> {
-  const id = randomUUID();
-  await handle.db.insert(users).values({ id, name: firstName, email: `${firstName.toLowerCase()}-${id.slice(0, 6)}@exemple.ml`, emailVerified: true, firstName, lastName: "Test", role });
-  return { id, role };
-}
+let admin: TestUser;
+let teacher: TestUser;
+let otherTeacher: TestUser;
+let student: TestUser;
 
 beforeAll(async () => {
   handle = await createTestDatabase();
-  admin = await makeUser("admin", "Moussa");
-  teacher = await makeUser("teacher", "Fatoumata");
-  otherTeacher = await makeUser("teacher", "Ibrahim");
-  student = await makeUser("user", "Awa");
+  admin = await createUser(handle.db, { role: "admin", firstName: "Moussa" });
+  teacher = await createUser(handle.db, { role: "teacher", firstName: "Fatoumata" });
+  otherTeacher = await createUser(handle.db, { role: "teacher", firstName: "Ibrahim" });
+  student = await createUser(handle.db, { firstName: "Awa" });
 });
 afterAll(async () => handle?.close());
 
-const lesson = (title: string, extra: Record<string, unknown> = {}) => ({ title, description: "", content: "", videoUrl: "", durationMinutes: "30", isFree: false, ...extra });
+const lesson = (title: string, extra: Record<string, unknown> = {}) => ({
+  title,
+  description: "",
+  content: "",
+  videoUrl: "",
+  durationMinutes: "30",
+  isFree: false,
+  ...extra,
+});
 
 function courseInput(extra: Record<string, unknown> = {}) {
   return {
@@ -50,11 +51,8 @@ function courseInput(extra: Record<string, unknown> = {}) {
   };
 }
 
-async function created(actor: Actor, extra: Record<string, unknown> = {}) {
-  const result = await createCourse(handle.db, actor, courseInput(extra));
-  if (!result.ok) throw new Error(JSON.stringify(result.fieldErrors));
-  return result;
-}
+/** The course form's values as a teacher types them (this file tests the form's rules; other tests use the factories). */
+const created = (actor: TestUser, extra: Record<string, unknown> = {}) => createCourse(handle.db, actor, courseInput(extra));
 
 const courseCount = async () => (await handle.db.select({ id: courses.id }).from(courses)).length;
 
@@ -70,7 +68,15 @@ describe("createCourse", () => {
   it("creates the course and its lessons, stamping the teacher and a unique slug", async () => {
     // The seed already has "energie-solaire".
     const first = await created(teacher);
-    expect(first.course).toMatchObject({ slug: "energie-solaire-2", instructorId: teacher.id, status: "draft", publishedAt: null, priceFcfa: 120000, durationWeeks: 6, maxStudents: null });
+    expect(first.course).toMatchObject({
+      slug: "energie-solaire-2",
+      instructorId: teacher.id,
+      status: "draft",
+      publishedAt: null,
+      priceFcfa: 120000,
+      durationWeeks: 6,
+      maxStudents: null,
+    });
     expect(first.course.objectives).toEqual(["Dimensionner une installation"]);
     expect(first.lessons.map((row) => [row.title, row.position, row.durationMinutes])).toEqual([
       ["Introduction", 0, 30],
@@ -84,32 +90,33 @@ describe("createCourse", () => {
   it("keeps the next live session as a Bamako date and time, and refuses a date it cannot read", async () => {
     const result = await created(teacher, { title: "Avec direct", nextLiveAt: "2026-12-01T18:30" });
     expect(result.course.nextLiveAt?.toISOString()).toBe("2026-12-01T18:30:00.000Z");
-    const bad = await createCourse(handle.db, teacher, courseInput({ nextLiveAt: "demain soir" }));
-    expect(bad).toMatchObject({ ok: false, fieldErrors: { nextLiveAt: "Saisissez une date et une heure valides." } });
+    const bad = await refusalOf(createCourse(handle.db, teacher, courseInput({ nextLiveAt: "demain soir" })));
+    expect(bad).toMatchObject({ code: "invalid", fieldErrors: { nextLiveAt: "Saisissez une date et une heure valides." } });
   });
 
   it("sets publishedAt when created published", async () => {
     const now = new Date("2026-01-05T10:00:00Z");
     const result = await createCourse(handle.db, teacher, courseInput({ title: "Publié d'emblée", status: "published" }), now);
-    expect(result.ok && result.course.publishedAt?.toISOString()).toBe(now.toISOString());
-    expect(result.ok && result.becamePublished).toBe(true);
+    expect(result.course.publishedAt?.toISOString()).toBe(now.toISOString());
+    expect(result.becamePublished).toBe(true);
   });
 
   it("refuses bad input with French field errors and writes nothing", async () => {
     const before = await courseCount();
-    const result = await createCourse(handle.db, teacher, {
-      title: "  ",
-      description: "",
-      category: "",
-      level: "",
-      durationWeeks: "-2",
-      priceFcfa: "12,5",
-      maxStudents: "0",
-      liveSessionUrl: "javascript:alert(1)",
-      lessons: [lesson(""), lesson("Ok", { durationMinutes: "-5", videoUrl: "ftp://x" })],
-    });
-    expect(result.ok).toBe(false);
-    if (result.ok) return;
+    const result = await refusalOf(
+      createCourse(handle.db, teacher, {
+        title: "  ",
+        description: "",
+        category: "",
+        level: "",
+        durationWeeks: "-2",
+        priceFcfa: "12,5",
+        maxStudents: "0",
+        liveSessionUrl: "javascript:alert(1)",
+        lessons: [lesson(""), lesson("Ok", { durationMinutes: "-5", videoUrl: "ftp://x" })],
+      }),
+    );
+    expect(result.code).toBe("invalid");
     expect(result.fieldErrors).toMatchObject({
       title: "Le titre est obligatoire.",
       description: "La description est obligatoire.",
@@ -123,18 +130,21 @@ describe("createCourse", () => {
       "lessons.1.durationMinutes": "La durée de la leçon doit valoir au moins 0.",
       "lessons.1.videoUrl": "Saisissez un lien vidéo valide (http:// ou https://).",
     });
-    expect(result.formError).toMatch(/n'a pas été enregistré/);
+    expect(result.message).toMatch(/n'a pas été enregistré/);
     expect(await courseCount()).toBe(before);
   });
 
   it("refuses an unknown category or level, a lesson id, and a missing file, in the transaction", async () => {
     const before = await courseCount();
-    const unknown = await createCourse(handle.db, teacher, courseInput({ category: "astrologie", level: "maitre" }));
-    expect(unknown).toMatchObject({ ok: false, fieldErrors: { category: "Choisissez une catégorie de la liste.", level: "Choisissez un niveau de la liste." } });
-    const forged = await createCourse(handle.db, teacher, courseInput({ lessons: [lesson("Volée", { id: "1" })] }));
-    expect(forged).toMatchObject({ ok: false, fieldErrors: { "lessons.0.id": "Cette leçon n'appartient pas à ce cours." } });
-    const noFile = await createCourse(handle.db, teacher, courseInput({ thumbnailFileId: "inexistant" }));
-    expect(noFile).toMatchObject({ ok: false, fieldErrors: { thumbnailFileId: expect.stringMatching(/introuvable/) } });
+    const unknown = await refusalOf(createCourse(handle.db, teacher, courseInput({ category: "astrologie", level: "maitre" })));
+    expect(unknown).toMatchObject({
+      code: "invalid",
+      fieldErrors: { category: "Choisissez une catégorie de la liste.", level: "Choisissez un niveau de la liste." },
+    });
+    const forged = await refusalOf(createCourse(handle.db, teacher, courseInput({ lessons: [lesson("Volée", { id: "1" })] })));
+    expect(forged).toMatchObject({ code: "invalid", fieldErrors: { "lessons.0.id": "Cette leçon n'appartient pas à ce cours." } });
+    const noFile = await refusalOf(createCourse(handle.db, teacher, courseInput({ thumbnailFileId: "inexistant" })));
+    expect(noFile).toMatchObject({ code: "invalid", fieldErrors: { thumbnailFileId: expect.stringMatching(/introuvable/) } });
     expect(await courseCount()).toBe(before);
   });
 
@@ -142,13 +152,27 @@ describe("createCourse", () => {
     const thumb = randomUUID();
     const video = randomUUID();
     await handle.db.insert(files).values([
-      { id: thumb, purpose: "thumbnail", storageKey: `t/${thumb}`, originalName: "a.png", contentType: "image/png", size: 10, uploadedBy: teacher.id },
-      { id: video, purpose: "lesson_video", storageKey: `v/${video}`, originalName: "a.mp4", contentType: "video/mp4", size: 10, uploadedBy: teacher.id },
+      {
+        id: thumb,
+        purpose: "thumbnail",
+        storageKey: `t/${thumb}`,
+        originalName: "a.png",
+        contentType: "image/png",
+        size: 10,
+        uploadedBy: teacher.id,
+      },
+      {
+        id: video,
+        purpose: "lesson_video",
+        storageKey: `v/${video}`,
+        originalName: "a.mp4",
+        contentType: "video/mp4",
+        size: 10,
+        uploadedBy: teacher.id,
+      },
     ]);
-    const wrongPurpose = await createCourse(handle.db, teacher, courseInput({ thumbnailFileId: video }));
-    expect(wrongPurpose.ok).toBe(false);
-    const notMine = await createCourse(handle.db, otherTeacher, courseInput({ thumbnailFileId: thumb }));
-    expect(notMine.ok).toBe(false);
+    expect((await refusalOf(createCourse(handle.db, teacher, courseInput({ thumbnailFileId: video })))).code).toBe("invalid");
+    expect((await refusalOf(createCourse(handle.db, otherTeacher, courseInput({ thumbnailFileId: thumb })))).code).toBe("invalid");
     const result = await created(teacher, { thumbnailFileId: thumb, lessons: [lesson("Vidéo", { videoFileId: video })] });
     expect(result.course.thumbnailFileId).toBe(thumb);
     expect(result.lessons[0]?.videoFileId).toBe(video);
@@ -159,22 +183,25 @@ describe("createCourse", () => {
   it("lets an admin assign a teacher, not a student; a teacher cannot assign anyone else", async () => {
     const assigned = await created(admin, { title: "Cours attribué", instructorId: teacher.id });
     expect(assigned.course.instructorId).toBe(teacher.id);
-    const toStudent = await createCourse(handle.db, admin, courseInput({ instructorId: student.id }));
-    expect(toStudent).toMatchObject({ ok: false, fieldErrors: { instructorId: "Choisissez un formateur de la liste." } });
-    const byTeacher = await createCourse(handle.db, teacher, courseInput({ instructorId: otherTeacher.id }));
-    expect(byTeacher).toMatchObject({ ok: false, fieldErrors: { instructorId: expect.stringMatching(/administrateur/) } });
+    const toStudent = await refusalOf(createCourse(handle.db, admin, courseInput({ instructorId: student.id })));
+    expect(toStudent).toMatchObject({ code: "invalid", fieldErrors: { instructorId: "Choisissez un formateur de la liste." } });
+    const byTeacher = await refusalOf(createCourse(handle.db, teacher, courseInput({ instructorId: otherTeacher.id })));
+    expect(byTeacher).toMatchObject({ code: "invalid", fieldErrors: { instructorId: expect.stringMatching(/administrateur/) } });
     const adminOwn = await created(admin, { title: "Cours de l'admin" });
     expect(adminOwn.course.instructorId).toBe(admin.id);
   });
 
   it("is refused to a student", async () => {
-    await expect(createCourse(handle.db, student, courseInput())).rejects.toBeInstanceOf(CourseNotFoundError);
+    expect((await refusalOf(createCourse(handle.db, student, courseInput()))).code).toBe("not_found");
   });
 });
 
 describe("updateCourse", () => {
   it("reorders, renames and removes lessons in place: the others keep their ids", async () => {
-    const { course, lessons: [intro, panels, batteries] } = await created(teacher, { title: "Réseaux" });
+    const {
+      course,
+      lessons: [intro, panels, batteries],
+    } = await created(teacher, { title: "Réseaux" });
     const result = await updateCourse(handle.db, teacher, course.id, {
       ...courseInput({ title: "Réseaux avancés" }),
       lessons: [
@@ -183,8 +210,6 @@ describe("updateCourse", () => {
         lesson("Nouvelle leçon", { durationMinutes: "" }),
       ],
     });
-    expect(result.ok).toBe(true);
-    if (!result.ok) return;
     expect(result.course.slug).toBe(course.slug);
     expect(result.course.title).toBe("Réseaux avancés");
     expect(result.lessons.map((row) => [row.id, row.title, row.position, row.isFree, row.durationMinutes])).toEqual([
@@ -199,37 +224,84 @@ describe("updateCourse", () => {
   it("sets publishedAt on publishing, keeps it while published, clears it on archiving", async () => {
     const { course } = await created(teacher, { title: "Publication" });
     const t1 = new Date("2026-02-01T08:00:00Z");
-    const published = await updateCourse(handle.db, teacher, course.id, courseInput({ title: "Publication", status: "published", lessons: [] }), t1);
-    expect(published).toMatchObject({ ok: true, becamePublished: true });
-    expect(published.ok && published.course.publishedAt?.toISOString()).toBe(t1.toISOString());
-    const again = await updateCourse(handle.db, teacher, course.id, courseInput({ title: "Publication", status: "published", lessons: [] }), new Date("2026-03-01T08:00:00Z"));
-    expect(again.ok && again.becamePublished).toBe(false);
-    expect(again.ok && again.course.publishedAt?.toISOString()).toBe(t1.toISOString());
-    const archived = await updateCourse(handle.db, teacher, course.id, courseInput({ title: "Publication", status: "archived", lessons: [] }));
-    expect(archived.ok && archived.course.publishedAt).toBeNull();
-    expect(archived.ok && archived.course.status).toBe("archived");
+    const published = await updateCourse(
+      handle.db,
+      teacher,
+      course.id,
+      courseInput({ title: "Publication", status: "published", lessons: [] }),
+      t1,
+    );
+    expect(published).toMatchObject({ becamePublished: true });
+    expect(published.course.publishedAt?.toISOString()).toBe(t1.toISOString());
+    const again = await updateCourse(
+      handle.db,
+      teacher,
+      course.id,
+      courseInput({ title: "Publication", status: "published", lessons: [] }),
+      new Date("2026-03-01T08:00:00Z"),
+    );
+    expect(again.becamePublished).toBe(false);
+    expect(again.course.publishedAt?.toISOString()).toBe(t1.toISOString());
+    const archived = await updateCourse(
+      handle.db,
+      teacher,
+      course.id,
+      courseInput({ title: "Publication", status: "archived", lessons: [] }),
+    );
+    expect(archived.course.publishedAt).toBeNull();
+    expect(archived.course.status).toBe("archived");
   });
 
-  it("answers a teacher editing another teacher's course with CourseNotFoundError and changes nothing", async () => {
+  it("holds a teacher to the list's status rule: publish a draft, archive a published course, nothing else (issue 9)", async () => {
+    // Creating: a draft, or published at once; never archived.
+    expect(await refusalOf(created(teacher, { title: "Archivé d'emblée", status: "archived" }))).toMatchObject({
+      code: "invalid",
+      fieldErrors: { status: "Seul un cours publié peut être archivé." },
+    });
+    const { course } = await created(teacher, { title: "Allers-retours" });
+    const save = (actor: TestUser, status: string) =>
+      updateCourse(handle.db, actor, course.id, courseInput({ title: "Allers-retours", status, lessons: [] }));
+    // draft → archived: refused, and nothing is written.
+    expect(await refusalOf(save(teacher, "archived"))).toMatchObject({
+      code: "invalid",
+      fieldErrors: { status: "Seul un cours publié peut être archivé." },
+    });
+    expect((await handle.db.select().from(courses).where(eq(courses.id, course.id)))[0]?.status).toBe("draft");
+    await save(teacher, "published");
+    // Saving again without changing the status is always allowed.
+    await save(teacher, "published");
+    expect(await refusalOf(save(teacher, "draft"))).toMatchObject({
+      fieldErrors: { status: "Seul un administrateur peut remettre un cours en brouillon." },
+    });
+    await save(teacher, "archived");
+    expect(await refusalOf(save(teacher, "published"))).toMatchObject({ fieldErrors: { status: "Seul un brouillon peut être publié." } });
+    // An administrator sets any status.
+    expect((await save(admin, "draft")).course.status).toBe("draft");
+    expect((await save(admin, "archived")).course.status).toBe("archived");
+  });
+
+  it('answers a teacher editing another teacher\'s course with "not found" and changes nothing', async () => {
     const { course } = await created(teacher, { title: "Le mien" });
-    await expect(updateCourse(handle.db, otherTeacher, course.id, courseInput({ title: "Volé" }))).rejects.toBeInstanceOf(CourseNotFoundError);
-    await expect(getCourseForEditing(handle.db, otherTeacher, course.id)).rejects.toBeInstanceOf(CourseNotFoundError);
-    await expect(updateCourse(handle.db, teacher, 999999, courseInput())).rejects.toBeInstanceOf(CourseNotFoundError);
+    expect((await refusalOf(updateCourse(handle.db, otherTeacher, course.id, courseInput({ title: "Volé" })))).code).toBe("not_found");
+    expect((await refusalOf(getCourseForEditing(handle.db, otherTeacher, course.id))).code).toBe("not_found");
+    expect((await refusalOf(updateCourse(handle.db, teacher, 999999, courseInput()))).code).toBe("not_found");
     const [row] = await handle.db.select().from(courses).where(eq(courses.id, course.id));
     expect(row?.title).toBe("Le mien");
     // An admin may.
     const byAdmin = await updateCourse(handle.db, admin, course.id, courseInput({ title: "Revu par l'admin" }));
-    expect(byAdmin.ok && byAdmin.course.instructorId).toBe(teacher.id);
+    expect(byAdmin.course.instructorId).toBe(teacher.id);
   });
 
   it("refuses a forged lesson id of another course and rolls everything back", async () => {
     const mine = await created(teacher, { title: "Cours A" });
     const theirs = await created(otherTeacher, { title: "Cours B" });
-    const result = await updateCourse(handle.db, teacher, mine.course.id, {
-      ...courseInput({ title: "Cours A modifié" }),
-      lessons: [lesson("Détournée", { id: theirs.lessons[0]!.id })],
-    });
-    expect(result).toMatchObject({ ok: false, fieldErrors: { "lessons.0.id": "Cette leçon n'appartient pas à ce cours." } });
+    const result = await refusalOf(
+      updateCourse(handle.db, teacher, mine.course.id, {
+        ...courseInput({ title: "Cours A modifié" }),
+        lessons: [lesson("Détournée", { id: theirs.lessons[0]!.id })],
+      }),
+    );
+    expect(result).toMatchObject({ code: "invalid", fieldErrors: { "lessons.0.id": "Cette leçon n'appartient pas à ce cours." } });
     const [theirLesson] = await handle.db.select().from(lessons).where(eq(lessons.id, theirs.lessons[0]!.id));
     expect(theirLesson?.title).toBe("Introduction");
     expect(await handle.db.select().from(lessons).where(eq(lessons.courseId, mine.course.id))).toHaveLength(3);
@@ -239,10 +311,17 @@ describe("updateCourse", () => {
 
   it("lets an admin reassign a course; a teacher cannot give theirs away", async () => {
     const { course } = await created(teacher, { title: "À transmettre" });
-    const refused = await updateCourse(handle.db, teacher, course.id, courseInput({ title: "À transmettre", instructorId: otherTeacher.id }));
-    expect(refused.ok).toBe(false);
-    const reassigned = await updateCourse(handle.db, admin, course.id, courseInput({ title: "À transmettre", instructorId: otherTeacher.id }));
-    expect(reassigned.ok && reassigned.course.instructorId).toBe(otherTeacher.id);
+    const refused = await refusalOf(
+      updateCourse(handle.db, teacher, course.id, courseInput({ title: "À transmettre", instructorId: otherTeacher.id })),
+    );
+    expect(refused.code).toBe("invalid");
+    const reassigned = await updateCourse(
+      handle.db,
+      admin,
+      course.id,
+      courseInput({ title: "À transmettre", instructorId: otherTeacher.id }),
+    );
+    expect(reassigned.course.instructorId).toBe(otherTeacher.id);
   });
 });
 

@@ -15,17 +15,19 @@ import { Upload, type DetailedError } from "tus-js-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "~/.server/auth/actor";
 import { createCampusAuth, mountAuth, type CampusAuth } from "~/.server/auth/express";
-import { canAuthorCourses } from "~/.server/courses/access";
+import { canAuthor } from "~/.server/courses/policy";
 import { createCourse, updateCourse } from "~/.server/courses/authoring";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { courses, files } from "~/.server/db/schema";
-import { ingestUpload, UploadRejectedError, uploadLimits } from "~/.server/files/ingest";
+import { AppError } from "~/.server/errors";
+import { ingestUpload, uploadLimits } from "~/.server/files/ingest";
 import { deleteUnattachedFiles } from "~/.server/files/maintenance";
 import { createUploadServer } from "~/.server/files/uploads";
 import { createDiskStorage } from "~/.server/storage/disk";
 import { storageContext } from "~/.server/storage/context";
 import { loader as fileLoader } from "~/routes/files/file";
-import { createVerifiedUser, routerContext, signInCookie, TEST_PUBLIC_URL } from "../setup/auth";
+import { createSignedInUser } from "../factories";
+import { routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
 
 const limits = uploadLimits({ UPLOAD_MAX_IMAGE_MB: 1, UPLOAD_MAX_ATTACHMENT_MB: 1, UPLOAD_MAX_VIDEO_MB: 8 });
@@ -41,17 +43,24 @@ const people: Record<"admin" | "teacher" | "otherTeacher" | "student", { actor: 
 
 beforeAll(async () => {
   handle = await createTestDatabase();
-  campus = createCampusAuth({ db: handle.db, env: { NODE_ENV: "test", DATA_DIR: "memory://", PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: "silent" } });
+  campus = createCampusAuth({
+    db: handle.db,
+    env: { DATA_DIR: "memory://", PUBLIC_URL: TEST_PUBLIC_URL, LOG_LEVEL: "silent" },
+  });
   root = fs.mkdtempSync(path.join(os.tmpdir(), "campus-files-"));
   storage = createDiskStorage(path.join(root, "files"));
-  for (const [key, role] of [["admin", "admin"], ["teacher", "teacher"], ["otherTeacher", "teacher"], ["student", "user"]] as const) {
-    const email = `${key.toLowerCase()}-fichiers@exemple.ml`;
-    const { user, password } = await createVerifiedUser(campus, handle.db, { email, role });
-    people[key] = { actor: { id: user.id, role }, cookie: await signInCookie(campus, email, password) };
+  for (const [key, role] of [
+    ["admin", "admin"],
+    ["teacher", "teacher"],
+    ["otherTeacher", "teacher"],
+    ["student", "user"],
+  ] as const) {
+    const { user, cookie } = await createSignedInUser(campus, handle.db, { role });
+    people[key] = { actor: user, cookie };
   }
   const app = express();
   mountAuth(app, campus);
-  createUploadServer({ db: handle.db, storage, limits, directory: path.join(root, "uploads"), mayUpload: canAuthorCourses }).mount(app);
+  createUploadServer({ db: handle.db, storage, limits, directory: path.join(root, "uploads"), mayUpload: canAuthor }).mount(app);
   server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -82,7 +91,10 @@ function uploadOptions(cookie: string | undefined, purpose: string, name: string
 }
 
 /** Uploads `data` as a tus client would, resolving with the server's answer or rejecting with its status and message. */
-function upload(data: Buffer, options: { cookie?: string; purpose: string; name?: string; type?: string; chunkSize?: number }): Promise<Uploaded> {
+function upload(
+  data: Buffer,
+  options: { cookie?: string; purpose: string; name?: string; type?: string; chunkSize?: number },
+): Promise<Uploaded> {
   return new Promise((resolve, reject) => {
     const tus = new Upload(data, {
       ...uploadOptions(options.cookie, options.purpose, options.name ?? "fichier.bin", options.type ?? "application/octet-stream"),
@@ -127,7 +139,10 @@ describe("resumable uploads", () => {
     const head = await fetch(uploadUrl, { method: "HEAD", headers: { cookie: people.teacher.cookie, "Tus-Resumable": "1.0.0" } });
     expect(head.status).toBe(200);
     expect(Number(head.headers.get("upload-offset"))).toBe(2 * chunkSize);
-    const [beforeResume] = await handle.db.select().from(files).where(eq(files.id, uploadUrl.split("/").pop()!));
+    const [beforeResume] = await handle.db
+      .select()
+      .from(files)
+      .where(eq(files.id, uploadUrl.split("/").pop()!));
     expect(beforeResume).toBeUndefined();
 
     // Second attempt: the same upload URL, only the rest is sent.
@@ -160,43 +175,84 @@ describe("resumable uploads", () => {
   it("refuses a file whose content is not what it claims, and keeps nothing", async () => {
     const pdf = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
     const before = (await handle.db.select().from(files)).length;
-    await expect(upload(pdf, { cookie: people.teacher.cookie, purpose: "thumbnail", name: "photo.png", type: "image/png" })).rejects.toMatchObject({
+    await expect(
+      upload(pdf, { cookie: people.teacher.cookie, purpose: "thumbnail", name: "photo.png", type: "image/png" }),
+    ).rejects.toMatchObject({
       status: 415,
       message: expect.stringMatching(/n'est pas une image JPEG, PNG ou WebP/),
     });
     const elf = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(200)]);
-    await expect(upload(elf, { cookie: people.teacher.cookie, purpose: "lesson_attachment", name: "cours.pdf", type: "application/pdf" })).rejects.toMatchObject({ status: 415 });
-    await expect(upload(Buffer.from("pas une vidéo du tout"), { cookie: people.teacher.cookie, purpose: "lesson_video", name: "v.mp4", type: "video/mp4" })).rejects.toMatchObject({ status: 415 });
+    await expect(
+      upload(elf, { cookie: people.teacher.cookie, purpose: "lesson_attachment", name: "cours.pdf", type: "application/pdf" }),
+    ).rejects.toMatchObject({ status: 415 });
+    await expect(
+      upload(Buffer.from("pas une vidéo du tout"), {
+        cookie: people.teacher.cookie,
+        purpose: "lesson_video",
+        name: "v.mp4",
+        type: "video/mp4",
+      }),
+    ).rejects.toMatchObject({ status: 415 });
     expect((await handle.db.select().from(files)).length).toBe(before);
     expect(fs.readdirSync(path.join(root, "uploads")).filter((name) => !name.endsWith(".json"))).toEqual([]);
   });
 
   it("accepts a PDF and a plain-text document as attachments", async () => {
-    const pdf = await upload(Buffer.from("%PDF-1.7\n%âãÏÓ\n1 0 obj<<>>endobj\n%%EOF"), { cookie: people.teacher.cookie, purpose: "lesson_attachment", name: "Résumé du cours.pdf", type: "application/pdf" });
+    const pdf = await upload(Buffer.from("%PDF-1.7\n%âãÏÓ\n1 0 obj<<>>endobj\n%%EOF"), {
+      cookie: people.teacher.cookie,
+      purpose: "lesson_attachment",
+      name: "Résumé du cours.pdf",
+      type: "application/pdf",
+    });
     expect(pdf).toMatchObject({ name: "Résumé du cours.pdf", contentType: "application/pdf" });
-    const text = await upload(Buffer.from("Exercices\n\n1. Calculez la puissance.\n"), { cookie: people.teacher.cookie, purpose: "lesson_attachment", name: "exercices.txt", type: "text/plain" });
+    const text = await upload(Buffer.from("Exercices\n\n1. Calculez la puissance.\n"), {
+      cookie: people.teacher.cookie,
+      purpose: "lesson_attachment",
+      name: "exercices.txt",
+      type: "text/plain",
+    });
     expect(text.contentType).toBe("text/plain");
   });
 
   it("refuses a file over the limit before any byte is sent, in French", async () => {
-    await expect(upload(Buffer.alloc(2 * 1024 * 1024, 1), { cookie: people.teacher.cookie, purpose: "thumbnail", name: "grande.jpg", type: "image/jpeg" })).rejects.toMatchObject({
+    await expect(
+      upload(Buffer.alloc(2 * 1024 * 1024, 1), {
+        cookie: people.teacher.cookie,
+        purpose: "thumbnail",
+        name: "grande.jpg",
+        type: "image/jpeg",
+      }),
+    ).rejects.toMatchObject({
       status: 413,
       message: "L'image dépasse la taille maximale de 1 Mo.",
     });
   });
 
   it("lets only teachers and admins upload", async () => {
-    const image = await sharp({ create: { width: 40, height: 40, channels: 3, background: "#123456" } }).png().toBuffer();
+    const image = await sharp({ create: { width: 40, height: 40, channels: 3, background: "#123456" } })
+      .png()
+      .toBuffer();
     await expect(upload(image, { purpose: "thumbnail", type: "image/png" })).rejects.toMatchObject({ status: 401 });
-    await expect(upload(image, { cookie: people.student.cookie, purpose: "thumbnail", type: "image/png" })).rejects.toMatchObject({ status: 403 });
-    await expect(upload(image, { cookie: people.admin.cookie, purpose: "thumbnail", type: "image/png" })).resolves.toMatchObject({ contentType: "image/webp" });
-    await expect(upload(image, { cookie: people.teacher.cookie, purpose: "certificat", type: "image/png" })).rejects.toMatchObject({ status: 400 });
+    await expect(upload(image, { cookie: people.student.cookie, purpose: "thumbnail", type: "image/png" })).rejects.toMatchObject({
+      status: 403,
+    });
+    await expect(upload(image, { cookie: people.admin.cookie, purpose: "thumbnail", type: "image/png" })).resolves.toMatchObject({
+      contentType: "image/webp",
+    });
+    await expect(upload(image, { cookie: people.teacher.cookie, purpose: "certificat", type: "image/png" })).rejects.toMatchObject({
+      status: 400,
+    });
   });
 
   it("lets nobody else continue or read someone's upload, and refuses other sites", async () => {
     const create = await fetch(`${base}/api/televersements`, {
       method: "POST",
-      headers: { cookie: people.teacher.cookie, "Tus-Resumable": "1.0.0", "Upload-Length": "1000", "Upload-Metadata": `purpose ${btoa("lesson_video")}` },
+      headers: {
+        cookie: people.teacher.cookie,
+        "Tus-Resumable": "1.0.0",
+        "Upload-Length": "1000",
+        "Upload-Metadata": `purpose ${btoa("lesson_video")}`,
+      },
     });
     expect(create.status).toBe(201);
     const url = new URL(create.headers.get("location")!, base).toString();
@@ -212,7 +268,13 @@ describe("resumable uploads", () => {
     }
     const crossSite = await fetch(`${base}/api/televersements`, {
       method: "POST",
-      headers: { cookie: people.teacher.cookie, origin: "https://ailleurs.example", "Tus-Resumable": "1.0.0", "Upload-Length": "10", "Upload-Metadata": `purpose ${btoa("thumbnail")}` },
+      headers: {
+        cookie: people.teacher.cookie,
+        origin: "https://ailleurs.example",
+        "Tus-Resumable": "1.0.0",
+        "Upload-Length": "10",
+        "Upload-Metadata": `purpose ${btoa("thumbnail")}`,
+      },
     });
     expect(crossSite.status).toBe(403);
   });
@@ -220,7 +282,9 @@ describe("resumable uploads", () => {
 
 describe("thumbnails", () => {
   it("are resized to WebP at the widths the image allows, never enlarged", async () => {
-    const big = await sharp({ create: { width: 1600, height: 900, channels: 3, background: "#0a5" } }).jpeg().toBuffer();
+    const big = await sharp({ create: { width: 1600, height: 900, channels: 3, background: "#0a5" } })
+      .jpeg()
+      .toBuffer();
     const stored = await upload(big, { cookie: people.teacher.cookie, purpose: "thumbnail", name: "couverture.jpg", type: "image/jpeg" });
     expect(stored.variants).toEqual([320, 640, 1280]);
     const [row] = await handle.db.select().from(files).where(eq(files.id, stored.id));
@@ -232,7 +296,9 @@ describe("thumbnails", () => {
       expect(meta.format).toBe("webp");
       expect(meta.width).toBe(Number(width));
     }
-    const small = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#a50" } }).png().toBuffer();
+    const small = await sharp({ create: { width: 300, height: 200, channels: 3, background: "#a50" } })
+      .png()
+      .toBuffer();
     expect((await upload(small, { cookie: people.teacher.cookie, purpose: "thumbnail", type: "image/png" })).variants).toEqual([320]);
   });
 
@@ -241,16 +307,36 @@ describe("thumbnails", () => {
     const tmp = path.join(root, "broken.jpg");
     fs.writeFileSync(tmp, broken);
     await expect(
-      ingestUpload({ db: handle.db, storage, limits }, { id: "casse", purpose: "thumbnail", filePath: tmp, originalName: "casse.jpg", declaredType: "image/jpeg", uploadedBy: people.teacher.actor.id }),
-    ).rejects.toBeInstanceOf(UploadRejectedError);
+      ingestUpload(
+        { db: handle.db, storage, limits },
+        {
+          id: "casse",
+          purpose: "thumbnail",
+          filePath: tmp,
+          originalName: "casse.jpg",
+          declaredType: "image/jpeg",
+          uploadedBy: people.teacher.actor.id,
+        },
+      ),
+    ).rejects.toBeInstanceOf(AppError);
     expect(await handle.db.select().from(files).where(eq(files.id, "casse"))).toEqual([]);
   });
 });
 
 describe("reading files", () => {
   async function courseWithVideo(options: { isFree: boolean; status: "draft" | "published" }) {
-    const video = await upload(videoOf(64 * 1024), { cookie: people.teacher.cookie, purpose: "lesson_video", name: "lecon.webm", type: "video/webm" });
-    const attachment = await upload(Buffer.from("%PDF-1.4\n%%EOF"), { cookie: people.teacher.cookie, purpose: "lesson_attachment", name: "fiche.pdf", type: "application/pdf" });
+    const video = await upload(videoOf(64 * 1024), {
+      cookie: people.teacher.cookie,
+      purpose: "lesson_video",
+      name: "lecon.webm",
+      type: "video/webm",
+    });
+    const attachment = await upload(Buffer.from("%PDF-1.4\n%%EOF"), {
+      cookie: people.teacher.cookie,
+      purpose: "lesson_attachment",
+      name: "fiche.pdf",
+      type: "application/pdf",
+    });
     const result = await createCourse(handle.db, people.teacher.actor, {
       title: `Cours vidéo ${options.status} ${options.isFree}`,
       description: "Un cours avec une vidéo.",
@@ -259,7 +345,6 @@ describe("reading files", () => {
       status: options.status,
       lessons: [{ title: "Leçon 1", videoFileId: video.id, attachmentIds: [attachment.id], isFree: options.isFree }],
     });
-    if (!result.ok) throw new Error(JSON.stringify(result.fieldErrors));
     return { video, attachment, course: result.course, lesson: result.lessons[0]! };
   }
 
@@ -307,7 +392,7 @@ describe("reading files", () => {
       status: "draft",
       lessons: [{ id: lesson.id, title: lesson.title, videoFileId: video.id, attachmentIds: [attachment.id], isFree: true }],
     });
-    expect(freeDraft.ok).toBe(true);
+    expect(freeDraft.course.status).toBe("draft");
     expect((await readFile(video.id, null)).status).toBe(404);
     await handle.db.update(courses).set({ status: "published" }).where(eq(courses.id, course.id));
     expect((await readFile(video.id, null)).status).toBe(200);
@@ -324,10 +409,18 @@ describe("reading files", () => {
   });
 
   it("serves a course thumbnail to everyone, at each width, with a long public cache", async () => {
-    const image = await sharp({ create: { width: 800, height: 450, channels: 3, background: "#345" } }).jpeg().toBuffer();
+    const image = await sharp({ create: { width: 800, height: 450, channels: 3, background: "#345" } })
+      .jpeg()
+      .toBuffer();
     const thumb = await upload(image, { cookie: people.teacher.cookie, purpose: "thumbnail", type: "image/jpeg" });
-    const result = await createCourse(handle.db, people.teacher.actor, { title: "Avec couverture", description: "d", category: "tech", level: "debutant", thumbnailFileId: thumb.id });
-    expect(result.ok).toBe(true);
+    const result = await createCourse(handle.db, people.teacher.actor, {
+      title: "Avec couverture",
+      description: "d",
+      category: "tech",
+      level: "debutant",
+      thumbnailFileId: thumb.id,
+    });
+    expect(result.course.thumbnailFileId).toBe(thumb.id);
     const small = await readFile(thumb.id, null, {}, "?largeur=320");
     expect(small.status).toBe(200);
     expect(small.headers.get("content-type")).toBe("image/webp");
@@ -339,15 +432,29 @@ describe("reading files", () => {
 
 describe("file housekeeping", () => {
   it("releases a replaced thumbnail and a removed document, then deletes abandoned files and their bytes", async () => {
-    const image = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#999" } }).png().toBuffer();
+    const image = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#999" } })
+      .png()
+      .toBuffer();
     const first = await upload(image, { cookie: people.teacher.cookie, purpose: "thumbnail", type: "image/png" });
     const second = await upload(image, { cookie: people.teacher.cookie, purpose: "thumbnail", type: "image/png" });
-    const document = await upload(Buffer.from("Notes\n"), { cookie: people.teacher.cookie, purpose: "lesson_attachment", name: "notes.txt", type: "text/plain" });
+    const document = await upload(Buffer.from("Notes\n"), {
+      cookie: people.teacher.cookie,
+      purpose: "lesson_attachment",
+      name: "notes.txt",
+      type: "text/plain",
+    });
     const base = { title: "Ménage", description: "d", category: "tech", level: "debutant" };
-    const created = await createCourse(handle.db, people.teacher.actor, { ...base, thumbnailFileId: first.id, lessons: [{ title: "L1", attachmentIds: [document.id] }] });
-    if (!created.ok) throw new Error("not created");
-    const updated = await updateCourse(handle.db, people.teacher.actor, created.course.id, { ...base, thumbnailFileId: second.id, lessons: [{ id: created.lessons[0]!.id, title: "L1", attachmentIds: [] }] });
-    expect(updated.ok).toBe(true);
+    const created = await createCourse(handle.db, people.teacher.actor, {
+      ...base,
+      thumbnailFileId: first.id,
+      lessons: [{ title: "L1", attachmentIds: [document.id] }],
+    });
+    const updated = await updateCourse(handle.db, people.teacher.actor, created.course.id, {
+      ...base,
+      thumbnailFileId: second.id,
+      lessons: [{ id: created.lessons[0]!.id, title: "L1", attachmentIds: [] }],
+    });
+    expect(updated.course.thumbnailFileId).toBe(second.id);
     const rows = await handle.db.select().from(files);
     const byId = new Map(rows.map((row) => [row.id, row]));
     expect(byId.get(first.id)?.courseId).toBeNull();

@@ -8,17 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "~/.server/auth/actor";
 import type { CampusAuth } from "~/.server/auth/express";
 import { createCourse } from "~/.server/courses/authoring";
-import { changeCourseStatus, CourseStatusError } from "~/.server/courses/status";
-import { getManagedCourseStats, listManagedCourses } from "~/.server/courses/list";
-import { CourseNotFoundError } from "~/.server/courses/access";
+import { changeCourseStatus } from "~/.server/courses/status";
+import { getManagedCourseStats, listManagedCourses } from "~/.server/reports";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { courses, lessons } from "~/.server/db/schema";
-import { action as formAction, loader as formLoader } from "~/routes/courses/course-form";
-import { loader as lessonPreviewLoader } from "~/routes/shop/apercu";
+import { action as formAction, loader as formLoader } from "~/routes/teacher/course-form";
+import { loader as lessonPreviewLoader } from "~/routes/public/formation-apercu";
 import { loader as coursePageLoader } from "~/routes/public/formation";
-import { createTestAuth, createVerifiedUser, routerContext, signInCookie, TEST_PUBLIC_URL } from "../setup/auth";
+import { createSignedInUser } from "../factories";
+import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
-import { routeOutcome } from "../setup/routes";
+import { asServer, routeOutcome } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let campus: CampusAuth;
@@ -27,27 +27,40 @@ const who: Record<"admin" | "teacher" | "otherTeacher" | "student", { actor: Act
 beforeAll(async () => {
   handle = await createTestDatabase();
   campus = createTestAuth(handle.db);
-  for (const [key, role] of [["admin", "admin"], ["teacher", "teacher"], ["otherTeacher", "teacher"], ["student", "user"]] as const) {
-    const email = `${key.toLowerCase()}-routes@exemple.ml`;
-    const { user, password } = await createVerifiedUser(campus, handle.db, { email, role });
-    who[key] = { actor: { id: user.id, role }, cookie: await signInCookie(campus, email, password) };
+  for (const [key, role] of [
+    ["admin", "admin"],
+    ["teacher", "teacher"],
+    ["otherTeacher", "teacher"],
+    ["student", "user"],
+  ] as const) {
+    const { user, cookie } = await createSignedInUser(campus, handle.db, { role });
+    who[key] = { actor: user, cookie };
   }
 });
 afterAll(async () => handle?.close());
 
 type Args = Parameters<typeof formAction>[0];
 
-function args(path: string, options: { cookie?: string; form?: Record<string, string | string[]>; params?: Record<string, string> } = {}): Args {
+function args(
+  path: string,
+  options: { cookie?: string; form?: Record<string, string | string[]>; params?: Record<string, string> } = {},
+): Args {
   const headers = new Headers(options.cookie ? { cookie: options.cookie } : {});
   let body: URLSearchParams | undefined;
   if (options.form) {
     body = new URLSearchParams();
-    for (const [name, value] of Object.entries(options.form)) for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
+    for (const [name, value] of Object.entries(options.form))
+      for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
   }
   const request = new Request(`${TEST_PUBLIC_URL}${path}`, { method: body ? "POST" : "GET", headers, body });
-  return { request, params: options.params ?? {}, context: routerContext(handle.db, campus), url: new URL(request.url), pattern: path } as unknown as Args;
+  return {
+    request,
+    params: options.params ?? {},
+    context: routerContext(handle.db, campus),
+    url: new URL(request.url),
+    pattern: path,
+  } as unknown as Args;
 }
-
 
 const baseForm = {
   title: "Gestion de l'eau",
@@ -65,39 +78,87 @@ const baseForm = {
 describe("the course form without JavaScript", () => {
   it("adds, moves and removes lessons and list items with its buttons, saving nothing", async () => {
     const before = (await handle.db.select().from(courses)).length;
-    const added = await routeOutcome(() => formAction(args("/teacher/create-course", { cookie: who.teacher.cookie, form: { ...baseForm, "lessons[0].title": "Première", intent: "add-lesson", tab: "lecons" } })));
+    const added = await routeOutcome(() =>
+      asServer(
+        formAction,
+        args("/teacher/create-course", {
+          cookie: who.teacher.cookie,
+          form: { ...baseForm, "lessons[0].title": "Première", intent: "add-lesson", tab: "lecons" },
+        }),
+      ),
+    );
     expect(added.status).toBe(200);
     const addedData = added.data as { values: { lessons: Array<{ title: string }> }; tab: string };
     expect(addedData.values.lessons.map((lesson) => lesson.title)).toEqual(["Première", ""]);
     expect(addedData.tab).toBe("lecons");
 
     const moved = await routeOutcome(() =>
-      formAction(args("/teacher/create-course", { cookie: who.teacher.cookie, form: { ...baseForm, "lessons[0].title": "A", "lessons[1].title": "B", intent: "move-lesson-down:0" } })),
+      asServer(
+        formAction,
+        args("/teacher/create-course", {
+          cookie: who.teacher.cookie,
+          form: { ...baseForm, "lessons[0].title": "A", "lessons[1].title": "B", intent: "move-lesson-down:0" },
+        }),
+      ),
     );
-    expect((moved.data as { values: { lessons: Array<{ title: string }> } }).values.lessons.map((lesson) => lesson.title)).toEqual(["B", "A"]);
+    expect((moved.data as { values: { lessons: Array<{ title: string }> } }).values.lessons.map((lesson) => lesson.title)).toEqual([
+      "B",
+      "A",
+    ]);
 
     const objective = await routeOutcome(() =>
-      formAction(args("/teacher/create-course", { cookie: who.teacher.cookie, form: { ...baseForm, "objectives[0]": "Un", newObjective: "  Deux  ", intent: "add-objective" } })),
+      asServer(
+        formAction,
+        args("/teacher/create-course", {
+          cookie: who.teacher.cookie,
+          form: { ...baseForm, "objectives[0]": "Un", newObjective: "  Deux  ", intent: "add-objective" },
+        }),
+      ),
     );
-    expect((objective.data as { values: { objectives: string[]; newObjective: string } }).values).toMatchObject({ objectives: ["Un", "Deux"], newObjective: "" });
+    expect((objective.data as { values: { objectives: string[]; newObjective: string } }).values).toMatchObject({
+      objectives: ["Un", "Deux"],
+      newObjective: "",
+    });
 
-    const switched = await routeOutcome(() => formAction(args("/teacher/create-course", { cookie: who.teacher.cookie, form: { ...baseForm, intent: "tab:parametres" } })));
+    const switched = await routeOutcome(() =>
+      asServer(formAction, args("/teacher/create-course", { cookie: who.teacher.cookie, form: { ...baseForm, intent: "tab:parametres" } })),
+    );
     expect((switched.data as { tab: string }).tab).toBe("parametres");
     expect((await handle.db.select().from(courses)).length).toBe(before);
   });
 
   it("gives back everything typed, with French messages beside the fields, when a save fails", async () => {
     const failed = await routeOutcome(() =>
-      formAction(
+      asServer(
+        formAction,
         args("/teacher/create-course", {
           cookie: who.teacher.cookie,
-          form: { ...baseForm, title: "", priceFcfa: "douze", "lessons[0].title": "", "lessons[0].content": "Un long texte tapé.", newPrerequisite: "Savoir lire", intent: "save" },
+          form: {
+            ...baseForm,
+            title: "",
+            priceFcfa: "douze",
+            "lessons[0].title": "",
+            "lessons[0].content": "Un long texte tapé.",
+            newPrerequisite: "Savoir lire",
+            intent: "save",
+          },
         }),
       ),
     );
     expect(failed.status).toBe(400);
-    const data = failed.data as { values: Record<string, unknown> & { lessons: Array<{ content: string }>; prerequisites: string[] }; errors: Record<string, string>; tab: string };
-    expect(data.errors).toMatchObject({ title: "Le titre est obligatoire.", priceFcfa: "Le prix doit être un nombre entier.", "lessons.0.title": "Le titre de la leçon est obligatoire." });
+    const data = failed.data as {
+      values: Record<string, unknown> & { lessons: Array<{ content: string }>; prerequisites: string[] };
+      ok: boolean;
+      message: string | null;
+      fieldErrors: Record<string, string>;
+      tab: string;
+    };
+    expect(data).toMatchObject({ ok: false, message: expect.stringMatching(/n'a pas été enregistré/) });
+    expect(data.fieldErrors).toMatchObject({
+      title: "Le titre est obligatoire.",
+      priceFcfa: "Le prix doit être un nombre entier.",
+      "lessons.0.title": "Le titre de la leçon est obligatoire.",
+    });
     expect(data.tab).toBe("informations");
     expect(data.values).toMatchObject({ description: baseForm.description, priceFcfa: "douze", prerequisites: ["Savoir lire"] });
     expect(data.values.lessons[0]?.content).toBe("Un long texte tapé.");
@@ -105,30 +166,75 @@ describe("the course form without JavaScript", () => {
 
   it("creates the course, then goes to the course list with the spec's toast", async () => {
     const saved = await routeOutcome(() =>
-      formAction(args("/teacher/create-course", { cookie: who.teacher.cookie, form: { ...baseForm, "lessons[0].title": "Le goutte-à-goutte", "lessons[0].durationMinutes": "20", intent: "save" } })),
+      asServer(
+        formAction,
+        args("/teacher/create-course", {
+          cookie: who.teacher.cookie,
+          form: { ...baseForm, "lessons[0].title": "Le goutte-à-goutte", "lessons[0].durationMinutes": "20", intent: "save" },
+        }),
+      ),
     );
     expect(saved).toMatchObject({ status: 303, location: "/teacher/courses" });
     const [course] = await handle.db.select().from(courses).where(eq(courses.title, "Gestion de l'eau"));
     expect(course).toMatchObject({ instructorId: who.teacher.actor.id, priceFcfa: 15000, status: "draft" });
-    expect(await handle.db.select({ title: lessons.title }).from(lessons).where(eq(lessons.courseId, course!.id))).toEqual([{ title: "Le goutte-à-goutte" }]);
+    expect(await handle.db.select({ title: lessons.title }).from(lessons).where(eq(lessons.courseId, course!.id))).toEqual([
+      { title: "Le goutte-à-goutte" },
+    ]);
   });
 
   it("opens the edit form to the course's teacher and admins only (404 otherwise), with the stored values", async () => {
     const [course] = await handle.db.select().from(courses).where(eq(courses.title, "Gestion de l'eau"));
     const path = `/dashboard/course-creator/${course!.id}`;
-    const mine = await routeOutcome(() => formLoader(args(path, { cookie: who.teacher.cookie, params: { id: String(course!.id) } }) as never));
+    const mine = await routeOutcome(() =>
+      asServer(formLoader, args(path, { cookie: who.teacher.cookie, params: { id: String(course!.id) } }) as never),
+    );
     expect(mine.status).toBe(200);
-    expect((mine.data as { values: { title: string; priceFcfa: string; lessons: Array<{ id: string }> } }).values).toMatchObject({ title: "Gestion de l'eau", priceFcfa: "15000" });
-    expect((await routeOutcome(() => formLoader(args(path, { cookie: who.admin.cookie, params: { id: String(course!.id) } }) as never))).status).toBe(200);
-    expect((await routeOutcome(() => formLoader(args(path, { cookie: who.otherTeacher.cookie, params: { id: String(course!.id) } }) as never))).status).toBe(404);
-    expect((await routeOutcome(() => formLoader(args("/dashboard/course-creator/abc", { cookie: who.teacher.cookie, params: { id: "abc" } }) as never))).status).toBe(404);
+    expect((mine.data as { values: { title: string; priceFcfa: string; lessons: Array<{ id: string }> } }).values).toMatchObject({
+      title: "Gestion de l'eau",
+      priceFcfa: "15000",
+    });
+    expect(
+      (
+        await routeOutcome(() =>
+          asServer(formLoader, args(path, { cookie: who.admin.cookie, params: { id: String(course!.id) } }) as never),
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await routeOutcome(() =>
+          asServer(formLoader, args(path, { cookie: who.otherTeacher.cookie, params: { id: String(course!.id) } }) as never),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await routeOutcome(() =>
+          asServer(formLoader, args("/dashboard/course-creator/abc", { cookie: who.teacher.cookie, params: { id: "abc" } }) as never),
+        )
+      ).status,
+    ).toBe(404);
     // A forged save against another teacher's course changes nothing.
-    const forged = await routeOutcome(() => formAction(args(path, { cookie: who.otherTeacher.cookie, params: { id: String(course!.id) }, form: { ...baseForm, title: "Volé", intent: "save" } })));
+    const forged = await routeOutcome(() =>
+      asServer(
+        formAction,
+        args(path, {
+          cookie: who.otherTeacher.cookie,
+          params: { id: String(course!.id) },
+          form: { ...baseForm, title: "Volé", intent: "save" },
+        }),
+      ),
+    );
     expect(forged.status).toBe(404);
     const [after] = await handle.db.select().from(courses).where(eq(courses.id, course!.id));
     expect(after?.title).toBe("Gestion de l'eau");
     // Students never reach the form.
-    expect(await routeOutcome(() => formLoader(args("/teacher/create-course", { cookie: who.student.cookie }) as never))).toMatchObject({ status: 302, location: "/dashboard" });
+    expect(
+      await routeOutcome(() => asServer(formLoader, args("/teacher/create-course", { cookie: who.student.cookie }) as never)),
+    ).toMatchObject({
+      status: 302,
+      location: "/dashboard",
+    });
   });
 
   it("updates in place and comes back to the form with a toast; Annuler and the return go to the list the user came from", async () => {
@@ -136,21 +242,32 @@ describe("the course form without JavaScript", () => {
     const [lesson] = await handle.db.select().from(lessons).where(eq(lessons.courseId, course!.id));
     const path = `/dashboard/course-creator/${course!.id}?retour=/admin/my-courses`;
     const saved = await routeOutcome(() =>
-      formAction(
+      asServer(
+        formAction,
         args(path, {
           cookie: who.admin.cookie,
           params: { id: String(course!.id) },
-          form: { ...baseForm, title: "Gestion de l'eau (2e édition)", "lessons[0].id": String(lesson!.id), "lessons[0].title": "Le goutte-à-goutte, revu", intent: "save" },
+          form: {
+            ...baseForm,
+            title: "Gestion de l'eau (2e édition)",
+            "lessons[0].id": String(lesson!.id),
+            "lessons[0].title": "Le goutte-à-goutte, revu",
+            intent: "save",
+          },
         }),
       ),
     );
     expect(saved).toMatchObject({ status: 303, location: path });
     const [renamed] = await handle.db.select().from(lessons).where(eq(lessons.courseId, course!.id));
     expect(renamed).toMatchObject({ id: lesson!.id, title: "Le goutte-à-goutte, revu" });
-    const loaded = await routeOutcome(() => formLoader(args(path, { cookie: who.admin.cookie, params: { id: String(course!.id) } }) as never));
+    const loaded = await routeOutcome(() =>
+      asServer(formLoader, args(path, { cookie: who.admin.cookie, params: { id: String(course!.id) } }) as never),
+    );
     expect((loaded.data as { listHref: string }).listHref).toBe("/admin/my-courses");
     // A teacher is never sent to the admin list.
-    const forTeacher = await routeOutcome(() => formLoader(args(path, { cookie: who.teacher.cookie, params: { id: String(course!.id) } }) as never));
+    const forTeacher = await routeOutcome(() =>
+      asServer(formLoader, args(path, { cookie: who.teacher.cookie, params: { id: String(course!.id) } }) as never),
+    );
     expect((forTeacher.data as { listHref: string }).listHref).toBe("/teacher/courses");
   });
 });
@@ -158,14 +275,16 @@ describe("the course form without JavaScript", () => {
 describe("course lists and statuses", () => {
   it("lets a teacher publish a draft and archive a published course, nothing else, on their own courses only", async () => {
     const created = await createCourse(handle.db, who.teacher.actor, { ...baseForm, title: "Statuts" });
-    if (!created.ok) throw new Error("not created");
     const id = created.course.id;
-    await expect(changeCourseStatus(handle.db, who.teacher.actor, id, "archived")).rejects.toBeInstanceOf(CourseStatusError);
-    await expect(changeCourseStatus(handle.db, who.otherTeacher.actor, id, "published")).rejects.toBeInstanceOf(CourseNotFoundError);
+    await expect(changeCourseStatus(handle.db, who.teacher.actor, id, "archived")).rejects.toMatchObject({
+      code: "forbidden",
+      reason: "status_transition",
+    });
+    await expect(changeCourseStatus(handle.db, who.otherTeacher.actor, id, "published")).rejects.toMatchObject({ code: "not_found" });
     const published = await changeCourseStatus(handle.db, who.teacher.actor, id, "published", new Date("2026-04-01T09:00:00Z"));
     expect(published.message).toBe("Cours publié avec succès");
     expect(published.course.publishedAt?.toISOString()).toBe("2026-04-01T09:00:00.000Z");
-    await expect(changeCourseStatus(handle.db, who.teacher.actor, id, "draft")).rejects.toBeInstanceOf(CourseStatusError);
+    await expect(changeCourseStatus(handle.db, who.teacher.actor, id, "draft")).rejects.toMatchObject({ code: "forbidden" });
     const archived = await changeCourseStatus(handle.db, who.teacher.actor, id, "archived");
     expect(archived).toMatchObject({ message: "Cours mis à jour avec succès", course: { status: "archived", publishedAt: null } });
     // An admin may set any status on any course.
@@ -179,10 +298,14 @@ describe("course lists and statuses", () => {
     expect(mine.every((course) => course.instructorId === who.teacher.actor.id)).toBe(true);
     expect(mine.map((course) => course.title)).not.toContain("Cours d'un collègue");
     expect((await listManagedCourses(handle.db, who.admin.actor)).map((course) => course.title)).toContain("Cours d'un collègue");
-    expect((await listManagedCourses(handle.db, who.student.actor))).toEqual([]);
-    expect((await listManagedCourses(handle.db, who.teacher.actor, { q: "MARAÎCH" })).map((course) => course.title)).toContain("Gestion de l'eau (2e édition)");
+    expect(await listManagedCourses(handle.db, who.student.actor)).toEqual([]);
+    expect((await listManagedCourses(handle.db, who.teacher.actor, { q: "MARAÎCH" })).map((course) => course.title)).toContain(
+      "Gestion de l'eau (2e édition)",
+    );
     expect(await listManagedCourses(handle.db, who.teacher.actor, { q: "100%_" })).toEqual([]);
-    expect((await listManagedCourses(handle.db, who.teacher.actor, { status: "published" })).every((course) => course.status === "published")).toBe(true);
+    expect(
+      (await listManagedCourses(handle.db, who.teacher.actor, { status: "published" })).every((course) => course.status === "published"),
+    ).toBe(true);
     const stats = await getManagedCourseStats(handle.db, who.teacher.actor);
     expect(stats.total).toBe(mine.length);
     expect(stats.published + stats.drafts).toBeLessThanOrEqual(stats.total);
@@ -191,10 +314,14 @@ describe("course lists and statuses", () => {
 
 describe("public course pages", () => {
   it("hides a draft from visitors and shows it to its teacher as a preview", async () => {
-    const created = await createCourse(handle.db, who.teacher.actor, { ...baseForm, title: "Brouillon secret", lessons: [{ title: "Ouverte", isFree: true }, { title: "Réservée" }] });
-    if (!created.ok) throw new Error("not created");
+    const created = await createCourse(handle.db, who.teacher.actor, {
+      ...baseForm,
+      title: "Brouillon secret",
+      lessons: [{ title: "Ouverte", isFree: true }, { title: "Réservée" }],
+    });
     const { slug } = created.course;
-    const page = (cookie?: string) => routeOutcome(() => coursePageLoader(args(`/formations/${slug}`, { cookie, params: { slug } }) as never));
+    const page = (cookie?: string) =>
+      routeOutcome(() => coursePageLoader(args(`/formations/${slug}`, { cookie, params: { slug } }) as never));
     expect((await page()).status).toBe(404);
     expect((await page(who.student.cookie)).status).toBe(404);
     expect((await page(who.otherTeacher.cookie)).status).toBe(404);
@@ -219,7 +346,14 @@ describe("public course pages", () => {
     const [course] = await handle.db.select().from(courses).where(eq(courses.title, "Brouillon secret"));
     const [free, locked] = await handle.db.select().from(lessons).where(eq(lessons.courseId, course!.id)).orderBy(lessons.position);
     const preview = (lessonId: number | string, cookie?: string) =>
-      routeOutcome(() => lessonPreviewLoader(args(`/formations/${course!.slug}/apercu/${lessonId}`, { cookie, params: { slug: course!.slug, lessonId: String(lessonId) } }) as never));
+      routeOutcome(() =>
+        lessonPreviewLoader(
+          args(`/formations/${course!.slug}/apercu/${lessonId}`, {
+            cookie,
+            params: { slug: course!.slug, lessonId: String(lessonId) },
+          }) as never,
+        ),
+      );
     expect((await preview(free!.id)).status).toBe(200);
     expect((await preview(locked!.id)).status).toBe(404);
     expect((await preview(locked!.id, who.student.cookie)).status).toBe(404);

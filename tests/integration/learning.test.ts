@@ -3,40 +3,40 @@
  * course), "Continuer" resuming at the last lesson and video position, "Mes Formations" and the
  * student dashboard computed from the learner's own records.
  */
-import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor } from "~/.server/auth/actor";
-import { createCourse, updateCourse } from "~/.server/courses/authoring";
+import { updateCourse } from "~/.server/courses/authoring";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { courses, enrolments, lessonProgress, users } from "~/.server/db/schema";
-import { startEnrolment } from "~/.server/enrolments";
-import { getLearnerCourse, getStudentDashboard, LessonAccessError, listAvailableCourses, listMyEnrolments, openLesson, saveVideoPosition, setLessonDone } from "~/.server/learning";
+import { courses, enrolments, lessonProgress } from "~/.server/db/schema";
+import {
+  getLearnerCourse,
+  getStudentDashboard,
+  listAvailableCourses,
+  listMyEnrolments,
+  openLesson,
+  saveVideoPosition,
+  setLessonDone,
+  startEnrolment,
+} from "~/.server/learning";
 import type { Role } from "~/lib/roles";
+import { createCourse, createUser, enrol, type TestUser } from "../factories";
 import { createTestDatabase } from "../setup/db";
 
 let handle: DatabaseHandle;
-let teacher: Actor;
-let otherTeacher: Actor;
+let teacher: TestUser;
+let otherTeacher: TestUser;
 
-async function person(role: Role): Promise<Actor> {
-  const id = randomUUID();
-  await handle.db.insert(users).values({ id, name: "x", email: `${id}@exemple.ml`, emailVerified: true, firstName: "Test", lastName: role, role });
-  return { id, role };
-}
+const person = (role: Role) => createUser(handle.db, { role });
 
-async function freeCourse(title: string, category = "energie", lessonCount = 4) {
-  const result = await createCourse(handle.db, teacher, {
+/** A free published course of `lessonCount` lessons lasting 10, 20, 30... minutes. */
+function freeCourse(title: string, category = "energie", lessonCount = 4) {
+  return createCourse(handle.db, {
+    instructor: teacher,
     title,
-    description: "Cours gratuit de test.",
     category,
-    level: "debutant",
-    priceFcfa: "0",
-    status: "published",
-    lessons: Array.from({ length: lessonCount }, (_, index) => ({ title: `Leçon ${index + 1}`, durationMinutes: String(10 * (index + 1)) })),
+    priceFcfa: 0,
+    lessons: Array.from({ length: lessonCount }, (_, index) => ({ durationMinutes: 10 * (index + 1) })),
   });
-  if (!result.ok) throw new Error(JSON.stringify(result.fieldErrors));
-  return result;
 }
 
 beforeAll(async () => {
@@ -50,7 +50,7 @@ describe("progress and resuming", () => {
   it("counts the share of lessons done, resumes at the last lesson and position, and completes the course", async () => {
     const { course, lessons } = await freeCourse("Solaire pas à pas");
     const learner = await person("user");
-    await handle.db.transaction((tx) => startEnrolment(tx, learner, course.id));
+    await enrol(handle.db, learner, course);
 
     const first = await getLearnerCourse(handle.db, learner, course.slug);
     expect(first.resume).toEqual({ lessonId: lessons[0]!.id, positionSeconds: 0 });
@@ -75,41 +75,101 @@ describe("progress and resuming", () => {
     expect(done.enrolment).toMatchObject({ progress: 100, status: "completed" });
     expect(done.enrolment.completedAt).not.toBeNull();
     // Undoing a lesson reopens the course.
-    expect((await setLessonDone(handle.db, learner, lessons[3]!.id, false)).enrolment).toMatchObject({ progress: 75, status: "active", completedAt: null });
+    expect((await setLessonDone(handle.db, learner, lessons[3]!.id, false)).enrolment).toMatchObject({
+      progress: 75,
+      status: "active",
+      completedAt: null,
+    });
   });
 
   it("follows the teacher's edits: a removed lesson no longer counts, an added one does", async () => {
     const { course, lessons } = await freeCourse("Édité en cours de route");
     const learner = await person("user");
-    await handle.db.transaction((tx) => startEnrolment(tx, learner, course.id));
+    await enrol(handle.db, learner, course);
     await setLessonDone(handle.db, learner, lessons[0]!.id, true);
     expect((await getLearnerCourse(handle.db, learner, course.slug)).enrolment?.progress).toBe(25);
-    const base = { title: course.title, description: course.description, category: "energie", level: "debutant", priceFcfa: "0", status: "published" };
+    const base = {
+      title: course.title,
+      description: course.description,
+      category: "energie",
+      level: "debutant",
+      priceFcfa: "0",
+      status: "published",
+    };
     // Remove the last two lessons: 1 of 2 done.
-    await updateCourse(handle.db, teacher, course.id, { ...base, lessons: lessons.slice(0, 2).map((lesson) => ({ id: lesson.id, title: lesson.title })) });
+    await updateCourse(handle.db, teacher, course.id, {
+      ...base,
+      lessons: lessons.slice(0, 2).map((lesson) => ({ id: lesson.id, title: lesson.title })),
+    });
     expect((await getLearnerCourse(handle.db, learner, course.slug)).enrolment?.progress).toBe(50);
     // Add one: 1 of 3.
-    await updateCourse(handle.db, teacher, course.id, { ...base, lessons: [...lessons.slice(0, 2).map((lesson) => ({ id: lesson.id, title: lesson.title })), { title: "Nouvelle" }] });
+    await updateCourse(handle.db, teacher, course.id, {
+      ...base,
+      lessons: [...lessons.slice(0, 2).map((lesson) => ({ id: lesson.id, title: lesson.title })), { title: "Nouvelle" }],
+    });
     expect((await getLearnerCourse(handle.db, learner, course.slug)).enrolment?.progress).toBe(33);
   });
 
   it("keeps the player to the course's learners and team; nobody records progress for a course they do not follow", async () => {
     const { course, lessons } = await freeCourse("Réservé");
     const stranger = await person("user");
-    await expect(getLearnerCourse(handle.db, stranger, course.slug)).rejects.toMatchObject({ kind: "not_enrolled" });
-    await expect(openLesson(handle.db, stranger, course.slug, lessons[0]!.id)).rejects.toBeInstanceOf(LessonAccessError);
-    await expect(setLessonDone(handle.db, stranger, lessons[0]!.id, true)).rejects.toMatchObject({ kind: "not_enrolled" });
-    await expect(saveVideoPosition(handle.db, stranger, lessons[0]!.id, 10)).rejects.toMatchObject({ kind: "not_enrolled" });
-    await expect(getLearnerCourse(handle.db, stranger, "n-existe-pas")).rejects.toMatchObject({ kind: "not_found" });
+    await expect(getLearnerCourse(handle.db, stranger, course.slug)).rejects.toMatchObject({ code: "forbidden", reason: "not_enrolled" });
+    await expect(openLesson(handle.db, stranger, course.slug, lessons[0]!.id)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(setLessonDone(handle.db, stranger, lessons[0]!.id, true)).rejects.toMatchObject({
+      code: "forbidden",
+      reason: "not_enrolled",
+    });
+    await expect(saveVideoPosition(handle.db, stranger, lessons[0]!.id, 10)).rejects.toMatchObject({
+      code: "forbidden",
+      reason: "not_enrolled",
+    });
+    await expect(getLearnerCourse(handle.db, stranger, "n-existe-pas")).rejects.toMatchObject({ code: "not_found" });
     // The course's teacher previews it without an enrolment; another teacher may not.
     expect((await getLearnerCourse(handle.db, teacher, course.slug)).enrolment).toBeNull();
-    await expect(getLearnerCourse(handle.db, otherTeacher, course.slug)).rejects.toMatchObject({ kind: "not_enrolled" });
+    await expect(getLearnerCourse(handle.db, otherTeacher, course.slug)).rejects.toMatchObject({
+      code: "forbidden",
+      reason: "not_enrolled",
+    });
     // A lesson id of another course under this course's address: not found.
     const other = await freeCourse("Autre");
     const learner = await person("user");
-    await handle.db.transaction((tx) => startEnrolment(tx, learner, course.id));
-    await expect(openLesson(handle.db, learner, course.slug, other.lessons[0]!.id)).rejects.toMatchObject({ kind: "not_found" });
-    expect(await handle.db.select().from(lessonProgress).innerJoin(enrolments, eq(lessonProgress.enrolmentId, enrolments.id)).where(eq(enrolments.userId, stranger.id))).toEqual([]);
+    await enrol(handle.db, learner, course);
+    await expect(openLesson(handle.db, learner, course.slug, other.lessons[0]!.id)).rejects.toMatchObject({ code: "not_found" });
+    expect(
+      await handle.db
+        .select()
+        .from(lessonProgress)
+        .innerJoin(enrolments, eq(lessonProgress.enrolmentId, enrolments.id))
+        .where(eq(enrolments.userId, stranger.id)),
+    ).toEqual([]);
+  });
+});
+
+describe("progress sent late, twice or out of order (a phone back online)", () => {
+  it("keeps the furthest video position and marks a lesson done once, whatever the order of arrival", async () => {
+    const { course, lessons } = await freeCourse("Hors ligne puis en ligne", "tech", 2);
+    const learner = await person("user");
+    await enrol(handle.db, learner, course);
+    const lessonId = lessons[0]!.id;
+    const position = async () =>
+      (await getLearnerCourse(handle.db, learner, course.slug)).lessons.find((lesson) => lesson.id === lessonId)!.positionSeconds;
+    // Saves queued offline arrive after a later one, and one of them twice.
+    await saveVideoPosition(handle.db, learner, lessonId, 120);
+    await saveVideoPosition(handle.db, learner, lessonId, 45);
+    await saveVideoPosition(handle.db, learner, lessonId, 45);
+    expect(await position()).toBe(120);
+    await saveVideoPosition(handle.db, learner, lessonId, 180);
+    expect(await position()).toBe(180);
+
+    // "Marquer comme terminé" replayed: one completion, its first date kept, progress counted once.
+    const first = await setLessonDone(handle.db, learner, lessonId, true, new Date("2026-11-20T10:00:00Z"));
+    const replay = await setLessonDone(handle.db, learner, lessonId, true, new Date("2026-11-22T10:00:00Z"));
+    expect([first.enrolment.progress, replay.enrolment.progress]).toEqual([50, 50]);
+    const [row] = await handle.db
+      .select({ completedAt: lessonProgress.completedAt })
+      .from(lessonProgress)
+      .where(and(eq(lessonProgress.enrolmentId, first.enrolment.id), eq(lessonProgress.lessonId, lessonId)));
+    expect(row!.completedAt).toEqual(new Date("2026-11-20T10:00:00Z"));
   });
 });
 
@@ -117,14 +177,18 @@ describe("Mes Formations and the dashboard", () => {
   it("lists the learner's courses and the others, with their enrolment", async () => {
     const learner = await person("user");
     const { course } = await freeCourse("Ma formation", "agriculture", 2);
-    await handle.db.transaction((tx) => startEnrolment(tx, learner, course.id));
+    await enrol(handle.db, learner, course);
     const mine = await listMyEnrolments(handle.db, learner);
     expect(mine.map((row) => [row.title, row.status, row.lessonCount])).toEqual([["Ma formation", "active", 2]]);
     const available = await listAvailableCourses(handle.db, learner, { q: "formation" });
     expect(available.find((row) => row.slug === course.slug)?.enrolmentStatus).toBe("active");
     expect(available.find((row) => row.slug === "intelligence-artificielle")).toBeUndefined();
-    expect((await listAvailableCourses(handle.db, learner)).find((row) => row.slug === "intelligence-artificielle")?.enrolmentStatus).toBeNull();
-    expect((await listAvailableCourses(handle.db, learner, { category: "agriculture" })).every((row) => row.categorySlug === "agriculture")).toBe(true);
+    expect(
+      (await listAvailableCourses(handle.db, learner)).find((row) => row.slug === "intelligence-artificielle")?.enrolmentStatus,
+    ).toBeNull();
+    expect(
+      (await listAvailableCourses(handle.db, learner, { category: "agriculture" })).every((row) => row.categorySlug === "agriculture"),
+    ).toBe(true);
   });
 
   it("computes the four cards, the monthly progress and the domains from the learner's records", async () => {
@@ -137,10 +201,23 @@ describe("Mes Formations and the dashboard", () => {
     await setLessonDone(handle.db, learner, solar.lessons[0]!.id, true, new Date("2026-04-05T08:00:00Z"));
     await setLessonDone(handle.db, learner, solar.lessons[1]!.id, true, new Date("2026-05-05T08:00:00Z"));
     await setLessonDone(handle.db, learner, farm.lessons[0]!.id, true, new Date("2026-06-10T08:00:00Z"));
-    await handle.db.update(courses).set({ nextLiveAt: new Date("2026-07-01T17:00:00Z") }).where(eq(courses.id, solar.course.id));
+    await handle.db
+      .update(courses)
+      .set({ nextLiveAt: new Date("2026-07-01T17:00:00Z") })
+      .where(eq(courses.id, solar.course.id));
+    // A classmate on the same course, further on: none of their lessons counts for the learner.
+    const classmate = await person("user");
+    await handle.db.transaction((tx) => startEnrolment(tx, classmate, solar.course.id, new Date("2026-06-01T08:00:00Z")));
+    for (const lesson of solar.lessons.slice(0, 3))
+      await setLessonDone(handle.db, classmate, lesson.id, true, new Date("2026-06-03T08:00:00Z"));
 
     const dashboard = await getStudentDashboard(handle.db, learner, now);
-    expect(dashboard).toMatchObject({ activeCourses: 2, startedThisMonth: 1, averageProgress: 50, certificates: 0, studyMinutes: 10 + 20 + 10 });
+    expect(dashboard).toMatchObject({
+      activeCourses: 2,
+      startedThisMonth: 1,
+      averageProgress: 50,
+      studyMinutes: 10 + 20 + 10,
+    });
     expect(dashboard.monthly.map((month) => month.month)).toEqual(["janv", "févr", "mars", "avr", "mai", "juin"]);
     // March: solar started, nothing done; April: 1/4; May: 2/4; June: solar 2/4 and farm 1/2.
     expect(dashboard.monthly.map((month) => month.progress)).toEqual([0, 0, 0, 25, 50, 50]);
@@ -151,9 +228,25 @@ describe("Mes Formations and the dashboard", () => {
     const solarRow = dashboard.inProgress.find((row) => row.slug === solar.course.slug);
     expect(solarRow).toMatchObject({ progress: 50, lessonsDone: 2, lessonCount: 4, nextLiveAt: new Date("2026-07-01T17:00:00Z") });
     expect(dashboard.inProgress.find((row) => row.slug === farm.course.slug)?.nextLiveAt).toBeNull();
+    // The classmate's dashboard: their own three lessons, their own month.
+    expect(await getStudentDashboard(handle.db, classmate, now)).toMatchObject({
+      activeCourses: 1,
+      startedThisMonth: 1,
+      averageProgress: 75,
+      studyMinutes: 10 + 20 + 30,
+    });
     // Another learner sees none of it.
-    expect(await getStudentDashboard(handle.db, await person("user"), now)).toMatchObject({ activeCourses: 0, averageProgress: 0, studyMinutes: 0, domains: [], inProgress: [] });
-    const [enrolled] = await handle.db.select().from(enrolments).where(and(eq(enrolments.userId, learner.id), eq(enrolments.courseId, solar.course.id)));
+    expect(await getStudentDashboard(handle.db, await person("user"), now)).toMatchObject({
+      activeCourses: 0,
+      averageProgress: 0,
+      studyMinutes: 0,
+      domains: [],
+      inProgress: [],
+    });
+    const [enrolled] = await handle.db
+      .select()
+      .from(enrolments)
+      .where(and(eq(enrolments.userId, learner.id), eq(enrolments.courseId, solar.course.id)));
     expect(enrolled?.progress).toBe(50);
   });
 });

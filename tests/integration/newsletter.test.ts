@@ -24,7 +24,10 @@ const emails = async () => (await handle.db.select().from(newsletterSubscription
 
 describe("subscribeToNewsletter", () => {
   it("subscribes a new address, trimmed and lower-cased", async () => {
-    expect(await subscribeToNewsletter(handle.db, "  Awa.Traore@Example.ML ")).toEqual({ status: "subscribed", email: "awa.traore@example.ml" });
+    expect(await subscribeToNewsletter(handle.db, "  Awa.Traore@Example.ML ")).toEqual({
+      status: "subscribed",
+      email: "awa.traore@example.ml",
+    });
     expect(await emails()).toEqual(["awa.traore@example.ml"]);
   });
 
@@ -42,18 +45,26 @@ describe("subscribeToNewsletter", () => {
     expect(await emails()).toEqual(["fatou@example.ml"]);
   });
 
-  it.each<[unknown, string]>([["", "empty"], ["   ", "blank"], ["awa", "no @"], ["awa@", "no domain"], ["a b@example.ml", "space"], [`${"a".repeat(250)}@example.ml`, "too long"], [null, "missing"], [42, "not text"]])(
-    "refuses %j (%s) with a French message, storing nothing",
-    async (email) => {
-      expect(await subscribeToNewsletter(handle.db, email)).toEqual({ status: "invalid", message: NEWSLETTER_MESSAGES.invalid });
-      expect(await emails()).toEqual([]);
-    },
-  );
+  it.each<[unknown, string]>([
+    ["", "empty"],
+    ["   ", "blank"],
+    ["awa", "no @"],
+    ["awa@", "no domain"],
+    ["a b@example.ml", "space"],
+    [`${"a".repeat(250)}@example.ml`, "too long"],
+    [null, "missing"],
+    [42, "not text"],
+  ])("refuses %j (%s) with a French message, storing nothing", async (email) => {
+    expect(await subscribeToNewsletter(handle.db, email)).toEqual({ status: "invalid", message: NEWSLETTER_MESSAGES.invalid });
+    expect(await emails()).toEqual([]);
+  });
 
   it("limits attempts per IP address", async () => {
     const now = new Date("2026-03-01T10:00:00Z");
     for (let i = 0; i < NEWSLETTER_RATE_LIMIT.limit; i++) {
-      expect(await subscribeToNewsletter(handle.db, `n${i}@example.ml`, { ip: "203.0.113.9", now })).toMatchObject({ status: "subscribed" });
+      expect(await subscribeToNewsletter(handle.db, `n${i}@example.ml`, { ip: "203.0.113.9", now })).toMatchObject({
+        status: "subscribed",
+      });
     }
     expect(await subscribeToNewsletter(handle.db, "late@example.ml", { ip: "203.0.113.9", now })).toEqual({
       status: "rate-limited",
@@ -72,7 +83,13 @@ describe("POST /newsletter", () => {
     const context = new RouterContextProvider();
     context.set(dbContext, handle.db);
     context.set(clientIpContext, ip);
-    const result = (await action({ request, context, params: {}, url: new URL(request.url), pattern: "/newsletter" } as unknown as Parameters<typeof action>[0])) as unknown as Result;
+    const result = (await action({
+      request,
+      context,
+      params: {},
+      url: new URL(request.url),
+      pattern: "/newsletter",
+    } as unknown as Parameters<typeof action>[0])) as unknown as Result;
     return result;
   }
 
@@ -106,6 +123,10 @@ describe("POST /newsletter", () => {
     for (let i = 0; i < NEWSLETTER_RATE_LIMIT.limit; i++) await post({ email: `r${i}@example.ml` }, "192.0.2.50");
     const result = await post({ email: "again@example.ml" }, "192.0.2.50");
     expect(result.init?.status).toBe(429);
-    expect(result.data).toMatchObject({ status: "error", message: expect.stringMatching(/^Trop de tentatives/), email: "again@example.ml" });
+    expect(result.data).toMatchObject({
+      status: "error",
+      message: expect.stringMatching(/^Trop de tentatives/),
+      email: "again@example.ml",
+    });
   });
 });

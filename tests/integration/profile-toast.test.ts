@@ -4,7 +4,11 @@ import { cookieFrom } from "../setup/auth";
 
 describe("toast cookie", () => {
   it("round-trips through a redirect, then clears itself", async () => {
-    const response = await redirectWithToast("/dashboard/profile", { type: "success", title: "Succès", description: "Profil mis à jour avec succès" });
+    const response = await redirectWithToast("/dashboard/profile", {
+      type: "success",
+      title: "Succès",
+      description: "Profil mis à jour avec succès",
+    });
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/dashboard/profile");
     const setCookie = response.headers.get("Set-Cookie")!;

@@ -51,9 +51,7 @@ describe("consumeRateLimit", () => {
 
   it("never over-allows under concurrent attempts", async () => {
     const options = { limit: 5, windowSeconds: 3600, now: t0 };
-    const results = await Promise.all(
-      Array.from({ length: 40 }, () => consumeRateLimit(handle.db, "concurrent", options)),
-    );
+    const results = await Promise.all(Array.from({ length: 40 }, () => consumeRateLimit(handle.db, "concurrent", options)));
     expect(results.filter((r) => r.allowed)).toHaveLength(5);
     expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
   });

@@ -14,7 +14,7 @@ import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDiskStorage } from "~/.server/storage/disk";
 import { createS3Storage, type S3Options } from "~/.server/storage/s3";
-import { assertSafeKey, StorageNotFoundError, type FileStorage } from "~/.server/storage/storage";
+import { assertSafeKey, type FileStorage } from "~/.server/storage/storage";
 
 /** What each driver's suite needs: the storage, and the folder where its temporary files go. */
 interface Harness {
@@ -120,20 +120,20 @@ function storageContract(open: () => Promise<Harness>) {
     expect((await readAll((await storage.get(key)).stream)).toString()).toBe("second");
   });
 
-  it("deletes: stat is then null, get a StorageNotFoundError; deleting again is fine", async () => {
+  it("deletes: stat is then null, get « not found »; deleting again is fine", async () => {
     const key = newKey();
     await storage.put(key, Buffer.from("to delete"), "text/plain");
     await storage.delete(key);
     expect(await storage.stat(key)).toBeNull();
-    await expect(storage.get(key)).rejects.toBeInstanceOf(StorageNotFoundError);
+    await expect(storage.get(key)).rejects.toMatchObject({ code: "not_found", reason: "storage_missing" });
     await expect(storage.delete(key)).resolves.toBeUndefined();
   });
 
-  it("answers a missing key: stat null, get StorageNotFoundError (with or without a range), delete fine", async () => {
+  it("answers a missing key: stat null, get « not found » (with or without a range), delete fine", async () => {
     const key = newKey("never-stored.bin");
     expect(await storage.stat(key)).toBeNull();
-    await expect(storage.get(key)).rejects.toBeInstanceOf(StorageNotFoundError);
-    await expect(storage.get(key, { start: 0, end: 9 })).rejects.toBeInstanceOf(StorageNotFoundError);
+    await expect(storage.get(key)).rejects.toMatchObject({ code: "not_found", reason: "storage_missing" });
+    await expect(storage.get(key, { start: 0, end: 9 })).rejects.toMatchObject({ code: "not_found", reason: "storage_missing" });
     await expect(storage.delete(key)).resolves.toBeUndefined();
   });
 
@@ -148,11 +148,9 @@ function storageContract(open: () => Promise<Harness>) {
 
   it("leaves nothing under the key, nor a temporary file, when the stream fails midway", async () => {
     const key = newKey();
-    await expect(storage.put(key, failingStream(randomBytes(64 * 1024)), "application/octet-stream")).rejects.toThrow(
-      "connection lost",
-    );
+    await expect(storage.put(key, failingStream(randomBytes(64 * 1024)), "application/octet-stream")).rejects.toThrow("connection lost");
     expect(await storage.stat(key)).toBeNull();
-    await expect(storage.get(key)).rejects.toBeInstanceOf(StorageNotFoundError);
+    await expect(storage.get(key)).rejects.toMatchObject({ code: "not_found", reason: "storage_missing" });
     expect(await leftovers(harness.tempDir)).toEqual([]);
   });
 

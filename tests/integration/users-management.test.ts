@@ -17,6 +17,7 @@ import {
   type Actor,
 } from "~/.server/users";
 import type { Role } from "~/lib/roles";
+import { refusalOf } from "../setup/refusal";
 import { createTestDatabase } from "../setup/db";
 
 let handle: DatabaseHandle;
@@ -31,7 +32,15 @@ afterAll(async () => {
 
 type Made = { id: string; email: string; role: Role };
 
-async function makeUser(values: { firstName: string; lastName: string; email?: string; role?: Role; createdAt?: Date; phone?: string | null; password?: boolean }): Promise<Made> {
+async function makeUser(values: {
+  firstName: string;
+  lastName: string;
+  email?: string;
+  role?: Role;
+  createdAt?: Date;
+  phone?: string | null;
+  password?: boolean;
+}): Promise<Made> {
   const id = randomUUID();
   const email = values.email ?? `${values.firstName}.${id.slice(0, 6)}@exemple.ml`.toLowerCase();
   await handle.db.insert(users).values({
@@ -66,9 +75,27 @@ beforeEach(async () => {
   await handle.db.delete(auditLog);
   await handle.db.delete(mailOutbox);
   await handle.db.delete(users);
-  admin = await makeUser({ firstName: "Moussa", lastName: "Keïta", email: "admin@exemple.ml", role: "admin", createdAt: new Date("2024-01-10T10:00:00Z") });
-  teacher = await makeUser({ firstName: "Fatoumata", lastName: "Diarra", email: "enseignant@exemple.ml", role: "teacher", createdAt: new Date("2024-02-10T10:00:00Z") });
-  student = await makeUser({ firstName: "Awa", lastName: "Traoré", email: "awa@exemple.ml", role: "user", createdAt: new Date("2024-03-10T10:00:00Z") });
+  admin = await makeUser({
+    firstName: "Moussa",
+    lastName: "Keïta",
+    email: "admin@exemple.ml",
+    role: "admin",
+    createdAt: new Date("2024-01-10T10:00:00Z"),
+  });
+  teacher = await makeUser({
+    firstName: "Fatoumata",
+    lastName: "Diarra",
+    email: "enseignant@exemple.ml",
+    role: "teacher",
+    createdAt: new Date("2024-02-10T10:00:00Z"),
+  });
+  student = await makeUser({
+    firstName: "Awa",
+    lastName: "Traoré",
+    email: "awa@exemple.ml",
+    role: "user",
+    createdAt: new Date("2024-03-10T10:00:00Z"),
+  });
   nobodies.length = 0;
   nobodies.push(asActor(teacher), asActor(student), { id: admin.id, role: null });
 });
@@ -79,7 +106,9 @@ describe("authorization inside the capability", () => {
       await expect(getUserStats(handle.db, actor)).rejects.toMatchObject({ code: "forbidden" });
       await expect(listUsers(handle.db, actor)).rejects.toMatchObject({ code: "forbidden" });
       await expect(changeUserRole(handle.db, actor, student.id, "admin")).rejects.toMatchObject({ code: "forbidden" });
-      await expect(createUser(handle.db, actor, { firstName: "A", lastName: "B", email: "a@b.ml", role: "admin" }, env)).rejects.toMatchObject({ code: "forbidden" });
+      await expect(
+        createUser(handle.db, actor, { firstName: "A", lastName: "B", email: "a@b.ml", role: "admin" }, env),
+      ).rejects.toMatchObject({ code: "forbidden" });
       await expect(deactivateUser(handle.db, actor, admin.id)).rejects.toMatchObject({ code: "forbidden" });
       await expect(reactivateUser(handle.db, actor, admin.id)).rejects.toMatchObject({ code: "forbidden" });
       await expect(exportUsersCsv(handle.db, actor)).rejects.toMatchObject({ code: "forbidden" });
@@ -112,7 +141,12 @@ describe("getUserStats", () => {
 
 describe("listUsers", () => {
   it("lists newest first with a status", async () => {
-    const invited = await makeUser({ firstName: "Nouvelle", lastName: "Recrue", password: false, createdAt: new Date("2024-04-01T00:00:00Z") });
+    const invited = await makeUser({
+      firstName: "Nouvelle",
+      lastName: "Recrue",
+      password: false,
+      createdAt: new Date("2024-04-01T00:00:00Z"),
+    });
     const result = await listUsers(handle.db, asActor(admin));
     expect(result.users.map((user) => user.id)).toEqual([invited.id, student.id, teacher.id, admin.id]);
     expect(result.users[0]?.status).toBe("invited");
@@ -121,7 +155,8 @@ describe("listUsers", () => {
   });
 
   it("searches e-mail, first and last name case-insensitively, and the full name", async () => {
-    const ids = async (q: string, role?: "all" | Role) => (await listUsers(handle.db, asActor(admin), { q, role })).users.map((user) => user.id);
+    const ids = async (q: string, role?: "all" | Role) =>
+      (await listUsers(handle.db, asActor(admin), { q, role })).users.map((user) => user.id);
     expect(await ids("TRAORÉ")).toEqual([student.id]);
     expect(await ids("fatou")).toEqual([teacher.id]);
     expect(await ids("ADMIN@")).toEqual([admin.id]);
@@ -155,7 +190,12 @@ describe("changeUserRole", () => {
     expect(row?.role).toBe("teacher");
     const audit = await handle.db.select().from(auditLog);
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ actorId: admin.id, action: "role_changed", targetUserId: student.id, details: { from: "user", to: "teacher" } });
+    expect(audit[0]).toMatchObject({
+      actorId: admin.id,
+      action: "role_changed",
+      targetUserId: student.id,
+      details: { from: "user", to: "teacher" },
+    });
     expect(audit[0]?.createdAt).toBeInstanceOf(Date);
     const events = await handle.db.select().from(activityEvents).where(eq(activityEvents.userId, student.id));
     expect(events.map((event) => event.type)).toContain("role_changed");
@@ -183,16 +223,21 @@ describe("changeUserRole", () => {
   });
 
   it("answers not_found for an unknown user", async () => {
-    await expect(changeUserRole(handle.db, asActor(admin), "nope", "teacher")).rejects.toMatchObject({ code: "not_found", message: usersMessages.notFound });
+    await expect(changeUserRole(handle.db, asActor(admin), "nope", "teacher")).rejects.toMatchObject({
+      code: "not_found",
+      message: usersMessages.notFound,
+    });
   });
 });
 
 describe("createUser", () => {
   it("validates in French and keeps nothing on bad input", async () => {
-    const result = await createUser(handle.db, asActor(admin), { firstName: " ", lastName: "", email: "pas-un-email", role: "superadmin" }, env);
-    expect(result).toEqual({
-      ok: false,
-      errors: {
+    const refusal = await refusalOf(
+      createUser(handle.db, asActor(admin), { firstName: " ", lastName: "", email: "pas-un-email", role: "superadmin" }, env),
+    );
+    expect(refusal).toMatchObject({
+      code: "invalid",
+      fieldErrors: {
         firstName: "Le prénom est obligatoire.",
         lastName: "Le nom est obligatoire.",
         email: expect.stringContaining("adresse e-mail valide"),
@@ -203,17 +248,29 @@ describe("createUser", () => {
   });
 
   it("refuses a registered address whatever its case", async () => {
-    const result = await createUser(handle.db, asActor(admin), { firstName: "Awa", lastName: "Bis", email: "  AWA@Exemple.ML ", role: "user" }, env);
-    expect(result).toEqual({ ok: false, errors: { email: "Un compte existe déjà avec cette adresse e-mail." } });
+    const refusal = await refusalOf(
+      createUser(handle.db, asActor(admin), { firstName: "Awa", lastName: "Bis", email: "  AWA@Exemple.ML ", role: "user" }, env),
+    );
+    expect(refusal).toMatchObject({ code: "conflict", fieldErrors: { email: "Un compte existe déjà avec cette adresse e-mail." } });
     expect(await handle.db.select().from(users).where(eq(users.email, "awa@exemple.ml"))).toHaveLength(1);
   });
 
   it("creates a password-less account and e-mails an invitation with a reset-password link", async () => {
-    const result = await createUser(handle.db, asActor(admin), { firstName: " Boubacar ", lastName: "Cissé", email: "Boubacar.Cisse@Exemple.ML", role: "teacher" }, env);
-    expect(result.ok).toBe(true);
-    if (!result.ok) return;
+    const result = await createUser(
+      handle.db,
+      asActor(admin),
+      { firstName: " Boubacar ", lastName: "Cissé", email: "Boubacar.Cisse@Exemple.ML", role: "teacher" },
+      env,
+    );
     const [row] = await handle.db.select().from(users).where(eq(users.id, result.user.id));
-    expect(row).toMatchObject({ email: "boubacar.cisse@exemple.ml", firstName: "Boubacar", lastName: "Cissé", role: "teacher", emailVerified: true, banned: false });
+    expect(row).toMatchObject({
+      email: "boubacar.cisse@exemple.ml",
+      firstName: "Boubacar",
+      lastName: "Cissé",
+      role: "teacher",
+      emailVerified: true,
+      banned: false,
+    });
     expect(await handle.db.select().from(accounts).where(eq(accounts.userId, result.user.id))).toHaveLength(0);
 
     const [mail] = await handle.db.select().from(mailOutbox).where(eq(mailOutbox.to, "boubacar.cisse@exemple.ml"));
@@ -222,7 +279,10 @@ describe("createUser", () => {
     expect(mail?.text).toContain("Enseignant");
     const link = mail?.text.match(/http:\/\/campus\.test\/auth\?mode=recuperation&token=([A-Za-z0-9]+)/);
     expect(link).not.toBeNull();
-    const [token] = await handle.db.select().from(verifications).where(eq(verifications.identifier, `reset-password:${link![1]}`));
+    const [token] = await handle.db
+      .select()
+      .from(verifications)
+      .where(eq(verifications.identifier, `reset-password:${link![1]}`));
     expect(token?.value).toBe(result.user.id);
     expect(token!.expiresAt.getTime()).toBeGreaterThan(Date.now() + 6 * 86_400_000);
 
@@ -233,10 +293,17 @@ describe("createUser", () => {
   });
 
   it("sends a fresh invitation on demand and invalidates the previous link", async () => {
-    const result = await createUser(handle.db, asActor(admin), { firstName: "Kadi", lastName: "Sow", email: "kadi@exemple.ml", role: "user" }, env);
-    if (!result.ok) throw new Error("not created");
+    const result = await createUser(
+      handle.db,
+      asActor(admin),
+      { firstName: "Kadi", lastName: "Sow", email: "kadi@exemple.ml", role: "user" },
+      env,
+    );
     expect(await resendInvitation(handle.db, asActor(admin), result.user.id, env)).toEqual({ sent: true });
-    const tokens = await handle.db.select().from(verifications).where(and(eq(verifications.value, result.user.id), like(verifications.identifier, "reset-password:%")));
+    const tokens = await handle.db
+      .select()
+      .from(verifications)
+      .where(and(eq(verifications.value, result.user.id), like(verifications.identifier, "reset-password:%")));
     expect(tokens).toHaveLength(1);
     expect(await handle.db.select().from(mailOutbox).where(eq(mailOutbox.to, "kadi@exemple.ml"))).toHaveLength(2);
     // Someone who already has a password gets no invitation.
@@ -276,7 +343,9 @@ describe("deactivateUser / reactivateUser", () => {
 
 describe("the last active admin", () => {
   const activeAdmins = async () =>
-    (await handle.db.select({ id: users.id, role: users.role, banned: users.banned }).from(users)).filter((row) => row.role === "admin" && !row.banned);
+    (await handle.db.select({ id: users.id, role: users.role, banned: users.banned }).from(users)).filter(
+      (row) => row.role === "admin" && !row.banned,
+    );
 
   it("two admins demoting each other at the same moment: one is refused in French, one admin remains", async () => {
     const other = await makeUser({ firstName: "Seydou", lastName: "Sangaré", role: "admin" });
@@ -287,7 +356,11 @@ describe("the last active admin", () => {
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
     const refused = results.filter((result) => result.status === "rejected");
     expect(refused).toHaveLength(1);
-    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({ code: "last_admin", message: usersMessages.lastAdmin });
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({
+      code: "conflict",
+      reason: "last_admin",
+      message: usersMessages.lastAdmin,
+    });
     expect(usersMessages.lastAdmin).toBe("Il doit toujours rester au moins un administrateur actif.");
     expect(await activeAdmins()).toHaveLength(1);
     expect(await handle.db.select().from(auditLog)).toHaveLength(1);
@@ -295,14 +368,20 @@ describe("the last active admin", () => {
 
   it("two admins deactivating each other, or one demoting while the other deactivates: one is refused", async () => {
     const other = await makeUser({ firstName: "Seydou", lastName: "Sangaré", role: "admin" });
-    const deactivations = await Promise.allSettled([deactivateUser(handle.db, asActor(admin), other.id), deactivateUser(handle.db, asActor(other), admin.id)]);
+    const deactivations = await Promise.allSettled([
+      deactivateUser(handle.db, asActor(admin), other.id),
+      deactivateUser(handle.db, asActor(other), admin.id),
+    ]);
     expect(deactivations.map((result) => result.status).sort()).toEqual(["fulfilled", "rejected"]);
     expect(await activeAdmins()).toHaveLength(1);
 
     await handle.db.update(users).set({ banned: false, bannedAt: null });
-    const mixed = await Promise.allSettled([changeUserRole(handle.db, asActor(admin), other.id, "user"), deactivateUser(handle.db, asActor(other), admin.id)]);
+    const mixed = await Promise.allSettled([
+      changeUserRole(handle.db, asActor(admin), other.id, "user"),
+      deactivateUser(handle.db, asActor(other), admin.id),
+    ]);
     expect(mixed.map((result) => result.status).sort()).toEqual(["fulfilled", "rejected"]);
-    expect(mixed.find((result) => result.status === "rejected")).toMatchObject({ reason: { code: "last_admin" } });
+    expect(mixed.find((result) => result.status === "rejected")).toMatchObject({ reason: { code: "conflict", reason: "last_admin" } });
     expect(await activeAdmins()).toHaveLength(1);
   });
 
@@ -310,13 +389,19 @@ describe("the last active admin", () => {
     const other = await makeUser({ firstName: "Seydou", lastName: "Sangaré", role: "admin" });
     await changeUserRole(handle.db, asActor(admin), other.id, "user");
     // `other` still carries role "admin" (a session read before the change).
-    await expect(changeUserRole(handle.db, asActor(other), admin.id, "user")).rejects.toMatchObject({ code: "last_admin" });
-    await expect(deactivateUser(handle.db, asActor(other), admin.id)).rejects.toMatchObject({ code: "last_admin" });
+    await expect(changeUserRole(handle.db, asActor(other), admin.id, "user")).rejects.toMatchObject({
+      code: "conflict",
+      reason: "last_admin",
+    });
+    await expect(deactivateUser(handle.db, asActor(other), admin.id)).rejects.toMatchObject({ code: "conflict", reason: "last_admin" });
 
     const invited = await makeUser({ firstName: "Kadiatou", lastName: "Coulibaly", role: "admin", password: false });
     const banned = await makeUser({ firstName: "Oumar", lastName: "Touré", role: "admin" });
     await deactivateUser(handle.db, asActor(admin), banned.id);
-    await expect(changeUserRole(handle.db, asActor(invited), admin.id, "teacher")).rejects.toMatchObject({ code: "last_admin" });
+    await expect(changeUserRole(handle.db, asActor(invited), admin.id, "teacher")).rejects.toMatchObject({
+      code: "conflict",
+      reason: "last_admin",
+    });
     const [row] = await handle.db.select().from(users).where(eq(users.id, admin.id));
     expect(row).toMatchObject({ role: "admin", banned: false });
     // With a second active admin, the same change goes through; demoting a non-active admin always does.
@@ -328,7 +413,13 @@ describe("the last active admin", () => {
 
 describe("exportUsersCsv", () => {
   it("writes the spec's columns in French, quoted, BOM first, formulas neutralized", async () => {
-    await makeUser({ firstName: "=HYPERLINK(\"http://x\")", lastName: "Dembélé, fils", email: "evil@exemple.ml", phone: "+223 70 12 34 56", createdAt: new Date("2024-03-15T09:00:00Z") });
+    await makeUser({
+      firstName: '=HYPERLINK("http://x")',
+      lastName: "Dembélé, fils",
+      email: "evil@exemple.ml",
+      phone: "+223 70 12 34 56",
+      createdAt: new Date("2024-03-15T09:00:00Z"),
+    });
     const gone = await makeUser({ firstName: "Ancien", lastName: "Compte", role: "teacher", createdAt: new Date("2024-01-05T00:00:00Z") });
     await deactivateUser(handle.db, asActor(admin), gone.id);
     const now = new Date("2024-05-06T08:00:00Z");
@@ -336,8 +427,8 @@ describe("exportUsersCsv", () => {
     expect(result.filename).toBe("utilisateurs-2024-05-06.csv");
     expect(result.body.startsWith("\uFEFF")).toBe(true);
     const lines = result.body.slice(1).split("\r\n");
-    expect(lines[0]).toBe("Prénom,Nom,Email,Téléphone,Rôle,Statut,Date d'inscription");
-    expect(lines).toContain("\"'=HYPERLINK(\"\"http://x\"\")\",\"Dembélé, fils\",evil@exemple.ml,'+223 70 12 34 56,Étudiant,Actif,15/03/2024");
+    expect(lines[0]).toBe("Prénom,Nom,E-mail,Téléphone,Rôle,Statut,Date d'inscription");
+    expect(lines).toContain('"\'=HYPERLINK(""http://x"")","Dembélé, fils",evil@exemple.ml,\'+223 70 12 34 56,Étudiant,Actif,15/03/2024');
     expect(lines).toContain("Ancien,Compte," + gone.email + ",,Enseignant,Désactivé,05/01/2024");
     expect(lines).toContain("Moussa,Keïta,admin@exemple.ml,,Administrateur,Actif,10/01/2024");
     expect(lines.at(-1)).toBe("");
@@ -352,17 +443,23 @@ describe("with Better Auth", () => {
   const headers = new Headers({ "x-campus-client-ip": "10.9.9.9" });
   const authFor = async () => {
     const { createCampusAuth } = await import("~/.server/auth/express");
-    return createCampusAuth({ db: handle.db, env: { NODE_ENV: "test", DATA_DIR: "memory://", PUBLIC_URL: env.PUBLIC_URL } }).auth;
+    return createCampusAuth({ db: handle.db, env: { DATA_DIR: "memory://", PUBLIC_URL: env.PUBLIC_URL } }).auth;
   };
 
   it("lets an invited person choose a password through the link, once, then sign in", async () => {
     const auth = await authFor();
-    const created = await createUser(handle.db, asActor(admin), { firstName: "Mariam", lastName: "Konaté", email: "mariam@exemple.ml", role: "teacher" }, env);
-    if (!created.ok) throw new Error("not created");
+    const created = await createUser(
+      handle.db,
+      asActor(admin),
+      { firstName: "Mariam", lastName: "Konaté", email: "mariam@exemple.ml", role: "teacher" },
+      env,
+    );
     const [mail] = await handle.db.select().from(mailOutbox).where(eq(mailOutbox.to, "mariam@exemple.ml"));
     const token = decodeURIComponent(mail!.text.match(/token=([^\s&]+)/)![1]!);
     // No password yet: signing in is impossible.
-    await expect(auth.api.signInEmail({ body: { email: "mariam@exemple.ml", password: "n'importe-quoi-1" }, headers })).rejects.toBeTruthy();
+    await expect(
+      auth.api.signInEmail({ body: { email: "mariam@exemple.ml", password: "n'importe-quoi-1" }, headers }),
+    ).rejects.toBeTruthy();
     await auth.api.resetPassword({ body: { token, newPassword: "Baobab-du-fleuve-Niger" }, headers });
     const signedIn = await auth.api.signInEmail({ body: { email: "mariam@exemple.ml", password: "Baobab-du-fleuve-Niger" }, headers });
     expect(signedIn.user.id).toBe(created.user.id);
@@ -374,8 +471,12 @@ describe("with Better Auth", () => {
 
   it("refuses sign-in to a deactivated account, and lets it back in once reactivated", async () => {
     const auth = await authFor();
-    const created = await createUser(handle.db, asActor(admin), { firstName: "Oumar", lastName: "Sidibé", email: "oumar@exemple.ml", role: "user" }, env);
-    if (!created.ok) throw new Error("not created");
+    const created = await createUser(
+      handle.db,
+      asActor(admin),
+      { firstName: "Oumar", lastName: "Sidibé", email: "oumar@exemple.ml", role: "user" },
+      env,
+    );
     const [mail] = await handle.db.select().from(mailOutbox).where(eq(mailOutbox.to, "oumar@exemple.ml"));
     const token = decodeURIComponent(mail!.text.match(/token=([^\s&]+)/)![1]!);
     await auth.api.resetPassword({ body: { token, newPassword: "Baobab-du-fleuve-Niger" }, headers });
@@ -384,7 +485,9 @@ describe("with Better Auth", () => {
 
     await deactivateUser(handle.db, asActor(admin), created.user.id);
     expect(await handle.db.select().from(sessions).where(eq(sessions.userId, created.user.id))).toHaveLength(0);
-    await expect(auth.api.signInEmail({ body: { email: "oumar@exemple.ml", password: "Baobab-du-fleuve-Niger" }, headers })).rejects.toMatchObject({
+    await expect(
+      auth.api.signInEmail({ body: { email: "oumar@exemple.ml", password: "Baobab-du-fleuve-Niger" }, headers }),
+    ).rejects.toMatchObject({
       status: "FORBIDDEN",
     });
     expect(await handle.db.select().from(sessions).where(eq(sessions.userId, created.user.id))).toHaveLength(0);

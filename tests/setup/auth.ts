@@ -1,21 +1,22 @@
-import { eq } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { CLIENT_IP_HEADER } from "~/.server/auth/auth";
 import { createCampusAuth, type CampusAuth } from "~/.server/auth/express";
-import { authContext, clientIpContext, dbContext, envContext } from "~/.server/context";
+import type { SessionUser } from "~/.server/auth/session";
+import { createRouterContext, type RouterServices } from "~/.server/http/router-context";
 import type { Database } from "~/.server/db/client";
-import { users } from "~/.server/db/schema";
 import { listOutbox } from "~/.server/mail";
 import { loadEnv } from "~/.server/env";
 
 export const TEST_PUBLIC_URL = "http://campus.test";
 
 /** Better Auth on a test database (outbox mail unless smtpUrl is given). */
-export function createTestAuth(db: Database, options: { smtpUrl?: string; sessionIdleMinutes?: number; sessionMaxDays?: number } = {}): CampusAuth {
+export function createTestAuth(
+  db: Database,
+  options: { smtpUrl?: string; sessionIdleMinutes?: number; sessionMaxDays?: number } = {},
+): CampusAuth {
   return createCampusAuth({
     db,
     env: {
-      NODE_ENV: "test",
       DATA_DIR: "memory://",
       PUBLIC_URL: TEST_PUBLIC_URL,
       LOG_LEVEL: "silent",
@@ -63,33 +64,34 @@ export function tokenOf(link: string): string {
   return new URL(link).searchParams.get("token") ?? "";
 }
 
-/** A router context like the Express app builds, for calling loaders and actions directly. */
-export function routerContext(db: Database, campusAuth: CampusAuth): RouterContextProvider {
-  const context = new RouterContextProvider();
-  context.set(dbContext, db);
-  context.set(envContext, loadEnv({ NODE_ENV: "test", DATA_DIR: "memory://", PUBLIC_URL: TEST_PUBLIC_URL }));
-  context.set(authContext, campusAuth.auth);
-  context.set(clientIpContext, "203.0.113.10");
-  return context;
-}
+/** The certificates' services of route tests (the test public URL, a fixed secret). */
+export const testCertificates = { publicUrl: TEST_PUBLIC_URL, secret: "un secret de test pour signer les certificats" };
 
-/** Creates a confirmed account with a password, directly through Better Auth. */
-export async function createVerifiedUser(
-  campusAuth: CampusAuth,
+/** The environment of route tests (test mode, memory database, the test public URL). */
+export const testEnv = () => loadEnv({ NODE_ENV: "test", DATA_DIR: "memory://", PUBLIC_URL: TEST_PUBLIC_URL });
+
+/**
+ * A router context like the Express app builds (the same builder), for calling loaders and actions
+ * directly: the session comes from the request's cookie, unless `user` is given (as the guard
+ * middleware of a signed-in layout would have set it).
+ */
+export function routerContext(
   db: Database,
-  input: { email: string; password?: string; firstName?: string; lastName?: string; role?: "admin" | "teacher" | "user" },
-) {
-  const password = input.password ?? "une phrase assez longue";
-  await campusAuth.auth.api.signUpEmail({
-    body: { email: input.email, password, name: "x", firstName: input.firstName ?? "Awa", lastName: input.lastName ?? "Traoré" },
-    headers: browserHeaders(`198.51.100.${Math.floor(Math.random() * 250)}`),
-  });
-  await db
-    .update(users)
-    .set({ emailVerified: true, role: input.role ?? "user" })
-    .where(eq(users.email, input.email.toLowerCase()));
-  const [user] = await db.select().from(users).where(eq(users.email, input.email.toLowerCase()));
-  return { user: user!, password };
+  campusAuth: CampusAuth,
+  options: Omit<RouterServices, "db" | "env" | "auth"> & { user?: SessionUser } = {},
+): RouterContextProvider {
+  return createRouterContext(
+    {
+      db,
+      env: testEnv(),
+      auth: campusAuth.auth,
+      storage: options.storage,
+      payments: options.payments,
+      certificates: options.certificates ?? testCertificates,
+      finance: options.finance,
+    },
+    { clientIp: "203.0.113.10", user: options.user },
+  );
 }
 
 /** Signs in and returns the Cookie header a browser would then send. */

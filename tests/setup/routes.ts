@@ -1,4 +1,5 @@
-import { isRouteErrorResponse } from "react-router";
+import path from "node:path";
+import { isRouteErrorResponse, matchRoutes, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 
 /** What a loader or action amounts to: a redirect or Response, route data (and its status), or a thrown error response. */
 export type RouteOutcome = { status: number; location?: string | null; data?: unknown; body?: string };
@@ -20,4 +21,51 @@ export async function routeOutcome(run: () => Promise<unknown>): Promise<RouteOu
     if (thrown && typeof thrown === "object" && "init" in thrown) return { status: (thrown as { init: { status: number } }).init.status };
     throw thrown;
   }
+}
+
+type RouteEntry = { id?: string; file: string; path?: string; index?: boolean; children?: RouteEntry[] };
+type MatchableRoute = { id: string; path?: string; index?: boolean; children?: MatchableRoute[]; handle: { file: string } };
+type ServerArgs = { request: Request; context: Readonly<RouterContextProvider> };
+type RouteModule = { middleware?: MiddlewareFunction<Response>[] };
+
+const appDir = path.resolve(import.meta.dirname, "../../app");
+let table: MatchableRoute[] | null = null;
+
+function matchable(entries: RouteEntry[]): MatchableRoute[] {
+  return entries.map((entry) => ({
+    id: entry.id ?? entry.file.replace(/\.[^.]+$/, ""),
+    ...(entry.path === undefined ? {} : { path: entry.path }),
+    ...(entry.index ? { index: true } : {}),
+    ...(entry.children ? { children: matchable(entry.children) } : {}),
+    handle: { file: entry.file },
+  })) as MatchableRoute[];
+}
+
+/**
+ * Calls a route module's loader or action as the server does: first the middleware of every
+ * route the URL matches in app/routes.ts (the signed-in layouts' guards, a route's own), in
+ * order, then the function. A guard's redirect is thrown as it would be to the browser.
+ *
+ *   await routeOutcome(() => asServer(action, args("/admin/users", { cookie, form })));
+ */
+export async function asServer<Args extends ServerArgs, Result>(run: (args: Args) => Promise<Result>, args: Args): Promise<Result> {
+  table ??= matchable((await import("~/routes")).default as RouteEntry[]);
+  const matches = matchRoutes(table as never, new URL(args.request.url).pathname) as Array<{ route: MatchableRoute }> | null;
+  if (!matches) throw new Error(`no route matches ${args.request.url}`);
+  const modules = (await Promise.all(matches.map((match) => import(path.join(appDir, match.route.handle.file))))) as RouteModule[];
+  const middleware = modules.flatMap((module) => module.middleware ?? []);
+  let result: Result | undefined;
+  const next = async (index: number): Promise<Response> => {
+    const current = middleware[index];
+    if (!current) {
+      result = await run(args);
+      return new Response(null);
+    }
+    let called: Promise<Response> | null = null;
+    const answer = await current(args as never, () => (called ??= next(index + 1)));
+    if (answer instanceof Response) return answer;
+    return called ?? next(index + 1);
+  };
+  await next(0);
+  return result as Result;
 }

@@ -1,4 +1,5 @@
 import { asc } from "drizzle-orm";
+import { cachedRead } from "../cache";
 import type { Database } from "../db/client";
 import { instituteHighlights, quotes, teamMembers } from "../db/schema";
 
@@ -53,6 +54,8 @@ export interface AboutPage {
 
 /** Everything /a-propos shows besides the institute's identity, read in parallel. */
 export async function getAboutPage(db: Database): Promise<AboutPage> {
-  const [highlights, leaders, quoteRows] = await Promise.all([listHighlights(db), listTeamMembers(db), listQuotes(db)]);
-  return { highlights, leaders, quotes: quoteRows };
+  return cachedRead(db, "about-page", ["institute_highlights", "team_members", "quotes"], async () => {
+    const [highlights, leaders, quoteRows] = await Promise.all([listHighlights(db), listTeamMembers(db), listQuotes(db)]);
+    return { highlights, leaders, quotes: quoteRows };
+  });
 }

@@ -5,12 +5,26 @@ import { twoFactor } from "better-auth/plugins";
 import { recordActivity, type ActivityType } from "../activity";
 import type { Database } from "../db/client";
 import { accounts, authRateLimits, sessions, twoFactors, users, verifications } from "../db/schema";
-import { loadInstituteIdentity, passwordResetMail, sendMail, verificationMail, type MailEnv } from "../mail";
-import { consumeRateLimit, resetRateLimit } from "../rate-limit";
+import { deviceConfirmationMail, loadInstituteIdentity, passwordResetMail, sendMail, verificationMail, type MailEnv } from "../mail";
+import { consumeRateLimit } from "../rate-limit";
 import type { AuthSettings } from "./config";
+import { authErrorMessages, frenchAuthMessage } from "./error-messages";
 import { authMessages, tooManyAttemptsMessage } from "./messages";
 import { safeRedirect } from "./redirect";
-import { checkPassword, hashPassword, verifyPassword } from "./password";
+import { checkPassword, hashPassword, passwordContextWords, verifyPassword } from "./password";
+import {
+  DEVICE_TOKEN_TTL_MS,
+  deviceConfirmationNeeded,
+  deviceTokenIdentifier,
+  KNOWN_DEVICE_COOKIE,
+  knownAccountsOf,
+  knownDeviceCookieValue,
+  knownDeviceCookieOptions,
+  newDeviceToken,
+  openSignInAttempt,
+  recordSignInFailure,
+  recordSignInSuccess,
+} from "./throttle";
 
 /**
  * The header that carries the client's address to Better Auth. The Express app overwrites it on
@@ -21,11 +35,11 @@ export const CLIENT_IP_HEADER = "x-campus-client-ip";
 
 export const AUTH_BASE_PATH = "/api/auth";
 
-/** Per-address and per-IP limits, on top of Better Auth's own per-IP limiter. */
+/**
+ * Per-address and per-IP limits of the requests that send mail or create accounts, on top of
+ * Better Auth's own per-IP limiter. Password sign-ins have their own throttling (./throttle.ts).
+ */
 export const perAddressLimits = {
-  // Per address: 10 attempts per 15 minutes, forgotten after a successful sign-in. Per IP: generous,
-  // since many learners share one address (mobile carriers' NAT, school labs).
-  "/sign-in/email": { email: { limit: 10, windowSeconds: 15 * 60 }, ip: { limit: 200, windowSeconds: 15 * 60 } },
   "/sign-up/email": { email: { limit: 5, windowSeconds: 60 * 60 }, ip: { limit: 50, windowSeconds: 60 * 60 } },
   "/request-password-reset": { email: { limit: 5, windowSeconds: 60 * 60 }, ip: { limit: 50, windowSeconds: 60 * 60 } },
   "/send-verification-email": { email: { limit: 5, windowSeconds: 60 * 60 }, ip: { limit: 50, windowSeconds: 60 * 60 } },
@@ -52,6 +66,20 @@ export function normalizeEmail(email: unknown): string {
 
 function clientIpFrom(headers: Headers | undefined | null): string {
   return headers?.get(CLIENT_IP_HEADER) ?? "unknown";
+}
+
+/** What Better Auth gives its hooks. */
+type AuthHookContext = Parameters<Parameters<typeof createAuthMiddleware>[0]>[0];
+
+/** Codes whose message our hooks wrote themselves (with a delay, or the policy's reasons). */
+const ownMessages = new Set(["TOO_MANY_ATTEMPTS", "PASSWORD_POLICY"]);
+
+/** Puts the French message of its code on an error Better Auth answers (the API's JSON included). */
+function translateAuthError(error: APIError) {
+  const code = (error.body as { code?: string } | undefined)?.code;
+  if (!error.body || !code || ownMessages.has(code)) return;
+  const message = frenchAuthMessage(code);
+  if (message) error.body.message = message;
 }
 
 async function enforceRateLimit(db: Database, key: string, rule: { limit: number; windowSeconds: number }) {
@@ -86,6 +114,70 @@ export function createAuth({ db, settings, mailEnv }: CreateAuthOptions) {
     } catch (error) {
       console.error(`activity: could not record ${type}`, error);
     }
+  };
+
+  let dummyHash: Promise<string> | undefined;
+
+  /** Mails the "confirm this browser" link (at most 3 an hour per account), without making the answer wait. */
+  const mailDeviceLink = (context: AuthHookContext["context"], user: { id: string; email: string; firstName?: string | null }) => {
+    void (async () => {
+      const allowed = await consumeRateLimit(db, `sign-in:device-mail:${user.email}`, { limit: 3, windowSeconds: 60 * 60 });
+      if (!allowed.allowed) return;
+      const token = newDeviceToken();
+      await context.internalAdapter.createVerificationValue({
+        identifier: deviceTokenIdentifier(token),
+        value: user.id,
+        expiresAt: new Date(Date.now() + DEVICE_TOKEN_TTL_MS),
+      });
+      const identity = await loadInstituteIdentity(db);
+      const url = `${settings.publicUrl}/auth/appareil?token=${encodeURIComponent(token)}`;
+      await sendMail(db, mailEnv, deviceConfirmationMail({ to: user.email, firstName: user.firstName, url, identity }));
+    })().catch((error: unknown) => console.error("sign-in: could not mail the device link", error));
+  };
+
+  /**
+   * A password sign-in's throttling (./throttle.ts), before Better Auth checks the password:
+   * refused from an address that failed too often; under attack (the account's or the site's
+   * failures), a browser this account never used must be confirmed by the mailed link — the
+   * answer is the same whether the password was right or not, so it tells an attacker nothing.
+   */
+  const guardPasswordSignIn = async (ctx: AuthHookContext, body: Record<string, unknown>) => {
+    const email = normalizeEmail(body.email);
+    if (!email) return;
+    const attempt = { ip: clientIpFrom(ctx.headers), email };
+    const knownAccounts = knownAccountsOf(ctx.headers?.get("cookie"), settings.secret);
+    const lookUp = () => ctx.context.internalAdapter.findUserByEmail(email, { includeAccounts: true });
+    let found = knownAccounts.length ? await lookUp() : null;
+    const knownBrowser = Boolean(found && knownAccounts.includes(found.user.id));
+    const opened = await openSignInAttempt(db, { ...attempt, knownBrowser });
+    if (opened.refused) {
+      const minutes = tooManyAttemptsMessage(opened.retryAfterSeconds).replace(/^Trop de tentatives\. /, "");
+      throw new APIError("TOO_MANY_REQUESTS", {
+        message:
+          opened.refused === "network"
+            ? `Trop de tentatives de connexion depuis votre réseau. ${minutes}`
+            : `Trop de tentatives pour ce compte depuis votre réseau. ${minutes} Vous pouvez aussi réinitialiser votre mot de passe.`,
+        code: "TOO_MANY_ATTEMPTS",
+        retryAfterSeconds: opened.retryAfterSeconds,
+      });
+    }
+    if (knownBrowser || !(await deviceConfirmationNeeded(db, attempt))) return;
+    found ??= await lookUp();
+    const stored = found?.accounts.find((account) => account.providerId === "credential")?.password;
+    const password = typeof body.password === "string" ? body.password : "";
+    // An unknown address costs the same hash check as a known one: the time tells nothing either.
+    dummyHash ??= hashPassword("campus: no such account");
+    const right = (await verifyPassword({ hash: stored ?? (await dummyHash), password })) && Boolean(stored);
+    if (!right) {
+      await recordSignInFailure(db, attempt);
+    } else {
+      const user = found!.user as { id: string; email: string; emailVerified: boolean; banned?: boolean; firstName?: string | null };
+      // An unconfirmed or deactivated account is refused by Better Auth itself (which then counts the attempt).
+      if (!user.emailVerified || user.banned) return;
+      await recordSignInSuccess(db, attempt);
+      mailDeviceLink(ctx.context, user);
+    }
+    throw new APIError("FORBIDDEN", { message: authErrorMessages.DEVICE_CONFIRMATION_REQUIRED, code: "DEVICE_CONFIRMATION_REQUIRED" });
   };
 
   return betterAuth({
@@ -132,7 +224,11 @@ export function createAuth({ db, settings, mailEnv }: CreateAuthOptions) {
       sendResetPassword: async ({ user, token }) => {
         const identity = await loadInstituteIdentity(db);
         const url = `${settings.publicUrl}/auth?mode=recuperation&token=${encodeURIComponent(token)}`;
-        await sendMail(db, mailEnv, passwordResetMail({ to: user.email, firstName: (user as { firstName?: string }).firstName, url, identity }));
+        await sendMail(
+          db,
+          mailEnv,
+          passwordResetMail({ to: user.email, firstName: (user as { firstName?: string }).firstName, url, identity }),
+        );
       },
       onPasswordReset: async ({ user }, request) => {
         // Resets through /auth are recorded by flows.resetPassword (which has the headers).
@@ -150,7 +246,11 @@ export function createAuth({ db, settings, mailEnv }: CreateAuthOptions) {
         const callback = safeRedirect(URL.parse(betterAuthUrl)?.searchParams.get("callbackURL"));
         const back = callback === "/dashboard" || callback === "/" ? "" : `&redirectTo=${encodeURIComponent(callback)}`;
         const url = `${settings.publicUrl}/auth/verification?token=${encodeURIComponent(token)}${back}`;
-        await sendMail(db, mailEnv, verificationMail({ to: user.email, firstName: (user as { firstName?: string }).firstName, url, identity }));
+        await sendMail(
+          db,
+          mailEnv,
+          verificationMail({ to: user.email, firstName: (user as { firstName?: string }).firstName, url, identity }),
+        );
       },
       afterEmailVerification: async (user, request) => {
         await record("email_verified", user.id, request?.headers);
@@ -185,7 +285,9 @@ export function createAuth({ db, settings, mailEnv }: CreateAuthOptions) {
       window: 60,
       max: 100,
       customRules: {
-        "/sign-in/*": { window: 60, max: 10 },
+        // A flood guard only: a class signing in together shares one address; password guesses
+        // are throttled by ./throttle.ts.
+        "/sign-in/*": { window: 60, max: 120 },
         "/sign-up/*": { window: 60, max: 5 },
         "/request-password-reset": { window: 60, max: 5 },
         "/send-verification-email": { window: 60, max: 5 },
@@ -231,7 +333,7 @@ export function createAuth({ db, settings, mailEnv }: CreateAuthOptions) {
             // A deactivated account gets no new session, whatever the sign-in method.
             const found = ctx
               ? await ctx.context.internalAdapter.findUserById(session.userId)
-              : (await db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, session.userId) })) ?? null;
+              : ((await db.query.users.findFirst({ where: (u, { eq }) => eq(u.id, session.userId) })) ?? null);
             if (!found || (found as { banned?: boolean }).banned) {
               throw new APIError("FORBIDDEN", { message: authMessages.deactivated, code: "ACCOUNT_DEACTIVATED" });
             }
@@ -243,6 +345,8 @@ export function createAuth({ db, settings, mailEnv }: CreateAuthOptions) {
       before: createAuthMiddleware(async (ctx) => {
         const path = ctx.path;
         const body = (ctx.body ?? {}) as Record<string, unknown>;
+
+        if (path === "/sign-in/email") await guardPasswordSignIn(ctx, body);
 
         const limits = perAddressLimits[path as keyof typeof perAddressLimits];
         if (limits) {
@@ -260,7 +364,7 @@ export function createAuth({ db, settings, mailEnv }: CreateAuthOptions) {
             const session = ctx.context.session ?? null;
             email = session?.user.email ?? null;
           }
-          const reasons = checkPassword(password, email);
+          const reasons = checkPassword(password, { email, contextWords: await passwordContextWords(db) });
           if (reasons.length > 0) {
             throw new APIError("BAD_REQUEST", { message: reasons.join(" "), code: "PASSWORD_POLICY", reasons });
           }
@@ -275,9 +379,21 @@ export function createAuth({ db, settings, mailEnv }: CreateAuthOptions) {
       }),
       after: createAuthMiddleware(async (ctx) => {
         const returned = ctx.context.returned;
+        if (ctx.path === "/sign-in/email") {
+          const email = normalizeEmail((ctx.body as Record<string, unknown> | undefined)?.email);
+          const attempt = { ip: clientIpFrom(ctx.headers), email };
+          const code = returned instanceof APIError ? (returned.body as { code?: string } | undefined)?.code : undefined;
+          // Only a wrong password (or an unknown address) is a failure; any other answer came after the password was checked.
+          if (email && code === "INVALID_EMAIL_OR_PASSWORD") await recordSignInFailure(db, attempt);
+          else if (email && code !== "TOO_MANY_ATTEMPTS" && code !== "DEVICE_CONFIRMATION_REQUIRED") await recordSignInSuccess(db, attempt);
+        }
+        if (returned instanceof APIError) translateAuthError(returned);
         if (returned instanceof Error) return;
         const newSession = ctx.context.newSession;
-        if (newSession && (ctx.path.startsWith("/sign-in") || ctx.path.startsWith("/callback") || ctx.path.startsWith("/two-factor/verify"))) {
+        if (
+          newSession &&
+          (ctx.path.startsWith("/sign-in") || ctx.path.startsWith("/callback") || ctx.path.startsWith("/two-factor/verify"))
+        ) {
           const body = returned as { twoFactorRedirect?: boolean } | null;
           const cookies = ctx.headers?.get("cookie") ?? "";
           const user = newSession.user as { twoFactorEnabled?: boolean | null };
@@ -289,16 +405,17 @@ export function createAuth({ db, settings, mailEnv }: CreateAuthOptions) {
             await record("sign_in", newSession.user.id, ctx.headers, {
               method: ctx.path.startsWith("/callback") ? "google" : ctx.path.startsWith("/two-factor") ? "two_factor" : "password",
             });
+            // This browser now knows the account: under attack, it signs in without the mailed link.
+            ctx.setCookie(
+              KNOWN_DEVICE_COOKIE,
+              knownDeviceCookieValue({ cookieHeader: cookies, userId: newSession.user.id, secret: settings.secret }),
+              knownDeviceCookieOptions(secureCookies),
+            );
           }
         }
         if (newSession && ctx.path === "/verify-email") {
           // The confirmation link signs the new account in (autoSignInAfterVerification).
           await record("sign_in", newSession.user.id, ctx.headers, { method: "email_verification" });
-        }
-        if (ctx.path === "/sign-in/email" && (newSession || (returned as { twoFactorRedirect?: boolean } | null)?.twoFactorRedirect)) {
-          // The right password: the address's failed attempts are forgiven.
-          const email = normalizeEmail((ctx.body as Record<string, unknown> | undefined)?.email);
-          if (email) await resetRateLimit(db, `auth/sign-in/email:email:${email}`);
         }
         if (ctx.path === "/change-password" && ctx.context.session) {
           await record("password_changed", ctx.context.session.user.id, ctx.headers);

@@ -65,9 +65,9 @@ export function loadAuthEnv(source: NodeJS.ProcessEnv = process.env): AuthEnv {
  * The signing secret: BETTER_AUTH_SECRET in production (required); otherwise generated once and
  * kept in DATA_DIR/auth-secret so sessions survive restarts (in memory for "memory://" data dirs).
  */
-export function resolveAuthSecret(options: { secret?: string; nodeEnv: string; dataDir: string }): string {
+export function resolveAuthSecret(options: { secret?: string; production: boolean; dataDir: string }): string {
   if (options.secret) return options.secret;
-  if (options.nodeEnv === "production") {
+  if (options.production) {
     throw new AuthConfigError(
       "Configuration invalide : BETTER_AUTH_SECRET est obligatoire en production (au moins 32 caractères, ex. openssl rand -base64 32).",
     );
@@ -86,18 +86,23 @@ export function resolveAuthSecret(options: { secret?: string; nodeEnv: string; d
   return secret;
 }
 
-export function authSettingsFrom(
-  env: { NODE_ENV: string; DATA_DIR: string; PUBLIC_URL: string },
-  authEnv: AuthEnv,
-): AuthSettings {
+/** A deployment (CAMPUS_MODE=production) or a trial; absent, a trial. */
+export interface InstanceEnv {
+  CAMPUS_MODE?: "trial" | "production";
+  DATA_DIR: string;
+  PUBLIC_URL: string;
+}
+
+export function authSettingsFrom(env: InstanceEnv, authEnv: AuthEnv): AuthSettings {
+  const production = env.CAMPUS_MODE === "production";
   const google =
     authEnv.GOOGLE_CLIENT_ID && authEnv.GOOGLE_CLIENT_SECRET
       ? { clientId: authEnv.GOOGLE_CLIENT_ID, clientSecret: authEnv.GOOGLE_CLIENT_SECRET }
       : undefined;
   return {
-    secret: resolveAuthSecret({ secret: authEnv.BETTER_AUTH_SECRET, nodeEnv: env.NODE_ENV, dataDir: env.DATA_DIR }),
+    secret: resolveAuthSecret({ secret: authEnv.BETTER_AUTH_SECRET, production, dataDir: env.DATA_DIR }),
     publicUrl: env.PUBLIC_URL.replace(/\/+$/, ""),
-    production: env.NODE_ENV === "production",
+    production,
     smtpUrl: authEnv.SMTP_URL,
     mailFrom: authEnv.MAIL_FROM,
     google,

@@ -4,8 +4,9 @@ import type express from "express";
 import type { Database } from "../db/client";
 import type { MailEnv } from "../mail";
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, createAuth, type Auth } from "./auth";
-import { authEnvSchema, authEnvShape, authSettingsFrom, type AuthEnv, type AuthSettings } from "./config";
+import { authEnvSchema, authEnvShape, authSettingsFrom, type AuthEnv, type AuthSettings, type InstanceEnv } from "./config";
 import { registerSessionPolicy, resolveSession, type SessionUser } from "./session";
+import type { SessionCache } from "./session-cache";
 
 export interface CampusAuth {
   auth: Auth;
@@ -17,7 +18,7 @@ export interface CampusAuth {
 export function createCampusAuth(options: {
   db: Database;
   /** The app's Env (its account variables included), or any object with these fields. */
-  env: { NODE_ENV: string; DATA_DIR: string; PUBLIC_URL: string; LOG_LEVEL?: string } & Partial<AuthEnv>;
+  env: InstanceEnv & { LOG_LEVEL?: string } & Partial<AuthEnv>;
 }): CampusAuth {
   const authEnv = authEnvSchema.parse(Object.fromEntries(Object.keys(authEnvShape).map((key) => [key, options.env[key as keyof AuthEnv]])));
   const settings = authSettingsFrom(options.env, authEnv);
@@ -34,9 +35,11 @@ export function createCampusAuth(options: {
  * - Better Auth's handler on /api/auth/*;
  * - for requests carrying a session cookie, the session is resolved once (idle timeout, absolute
  *   lifetime, deactivated accounts) and a refreshed cookie forwarded; `sessionOf(res)` gives it
- *   to getLoadContext.
+ *   to getLoadContext. With a `sessionCache` (./session-cache.ts), a cookie resolved a few
+ *   seconds ago is answered from memory.
  */
-export function mountAuth(app: express.Express, campusAuth: CampusAuth) {
+export function mountAuth(app: express.Express, campusAuth: CampusAuth, options: { sessionCache?: SessionCache } = {}) {
+  const { sessionCache } = options;
   const { auth } = campusAuth;
   const cookiePrefix = "campus";
   app.use((req, _res, next) => {
@@ -49,13 +52,20 @@ export function mountAuth(app: express.Express, campusAuth: CampusAuth) {
   });
   app.use(async (req, res, next) => {
     const headers = fromNodeHeaders(req.headers);
-    if (!getSessionCookie(headers, { cookiePrefix })) {
+    const sessionCookie = getSessionCookie(headers, { cookiePrefix });
+    if (!sessionCookie) {
       res.locals.campusSession = Promise.resolve(null);
       return next();
     }
+    const cached = sessionCache?.get(sessionCookie);
+    if (cached) {
+      res.locals.campusSession = Promise.resolve(cached);
+      return next();
+    }
     try {
-      const { user, setCookies } = await resolveSession(auth, headers);
+      const { user, setCookies, session } = await resolveSession(auth, headers);
       for (const cookie of setCookies) res.append("Set-Cookie", cookie);
+      if (user && session && sessionCache) sessionCache.set(sessionCookie, user, session);
       res.locals.campusSession = Promise.resolve(user);
       next();
     } catch (error) {

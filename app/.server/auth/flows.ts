@@ -3,9 +3,12 @@ import { recordActivity } from "../activity";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";
 import { CLIENT_IP_HEADER, normalizeEmail, type Auth } from "./auth";
+import { authErrorMessages, frenchAuthMessage } from "./error-messages";
 import { authMessages } from "./messages";
+import { deviceTokenIdentifier, knownDeviceCookieValue, knownDeviceSetCookie } from "./throttle";
 import { passwordMessages } from "~/lib/password-policy";
-import { checkPassword } from "./password";
+import { isRole, type Role } from "~/lib/roles";
+import { checkPassword, passwordContextWords } from "./password";
 
 /**
  * The account flows behind /auth, called by its route actions with the request's headers (so
@@ -16,7 +19,7 @@ import { checkPassword } from "./password";
 export type FlowError = {
   ok: false;
   /** invalid: wrong credentials; unverified: address not confirmed; rate: too many attempts. */
-  kind: "invalid" | "unverified" | "deactivated" | "rate" | "policy" | "taken" | "token" | "two_factor" | "other";
+  kind: "invalid" | "unverified" | "deactivated" | "rate" | "policy" | "taken" | "token" | "two_factor" | "confirm_device" | "other";
   message: string;
   /** Per-field messages (French) for the form. */
   fieldErrors?: Record<string, string>;
@@ -31,11 +34,12 @@ interface ApiErrorLike {
   message?: string;
 }
 
-function errorCode(error: unknown): string | undefined {
+/** The code of a Better Auth APIError (`error.body.code`). */
+export function errorCode(error: unknown): string | undefined {
   return (error as ApiErrorLike)?.body?.code;
 }
 
-function errorMessage(error: unknown): string | undefined {
+export function errorMessage(error: unknown): string | undefined {
   return (error as ApiErrorLike)?.body?.message ?? (error as ApiErrorLike)?.message;
 }
 
@@ -78,19 +82,23 @@ export function mapAuthError(error: unknown, fallback: string): FlowError {
       return { ok: false, kind: "two_factor", message: authMessages.twoFactorExpired };
     case "NAMES_REQUIRED":
       return { ok: false, kind: "other", message: authMessages.namesRequired };
+    case "DEVICE_CONFIRMATION_REQUIRED":
+      return { ok: false, kind: "confirm_device", message: authErrorMessages.DEVICE_CONFIRMATION_REQUIRED };
     default: {
       const status = (error as ApiErrorLike)?.status;
       if (status === "TOO_MANY_REQUESTS" || status === 429) {
         return { ok: false, kind: "rate", message: errorMessage(error) ?? fallback };
       }
-      if (code) console.error(`auth: unmapped error ${code}: ${errorMessage(error)}`);
-      else console.error("auth: unexpected error", error);
+      // Every other code has its French message; only an error without a code is unexpected.
+      const known = frenchAuthMessage(code);
+      if (known) return { ok: false, kind: "other", message: known };
+      console.error("auth: unexpected error", error);
       return { ok: false, kind: "other", message: fallback };
     }
   }
 }
 
-function cookiesOf(headers: Headers | undefined | null): string[] {
+export function cookiesOf(headers: Headers | undefined | null): string[] {
   return headers?.getSetCookie?.() ?? [];
 }
 
@@ -98,15 +106,16 @@ export async function signIn(
   auth: Auth,
   headers: Headers,
   input: { email: string; password: string },
-): Promise<FlowOk<{ twoFactor: boolean }> | FlowError> {
+): Promise<FlowOk<{ twoFactor: boolean; role: Role | null }> | FlowError> {
   try {
     const result = await auth.api.signInEmail({
       body: { email: normalizeEmail(input.email), password: input.password },
       headers,
       returnHeaders: true,
     });
-    const body = result.response as { twoFactorRedirect?: boolean } | null;
-    return { ok: true, setCookies: cookiesOf(result.headers), twoFactor: Boolean(body?.twoFactorRedirect) };
+    const body = result.response as { twoFactorRedirect?: boolean; user?: { role?: unknown } } | null;
+    const role = isRole(body?.user?.role) ? body.user.role : null;
+    return { ok: true, setCookies: cookiesOf(result.headers), twoFactor: Boolean(body?.twoFactorRedirect), role };
   } catch (error) {
     return mapAuthError(error, authMessages.signInFailed);
   }
@@ -188,9 +197,13 @@ export async function resetPassword(
 ): Promise<FlowOk<{ twoFactor: boolean; signedIn: boolean }> | FlowError> {
   const found = await findResetToken(auth, input.token);
   if (!found) return { ok: false, kind: "token", message: authMessages.resetLinkInvalid };
-  const [user] = await db.select({ email: users.email, emailVerified: users.emailVerified }).from(users).where(eq(users.id, found.userId)).limit(1);
+  const [user] = await db
+    .select({ email: users.email, emailVerified: users.emailVerified })
+    .from(users)
+    .where(eq(users.id, found.userId))
+    .limit(1);
   if (!user) return { ok: false, kind: "token", message: authMessages.resetLinkInvalid };
-  const reasons = checkPassword(input.password, user.email);
+  const reasons = checkPassword(input.password, { email: user.email, contextWords: await passwordContextWords(db) });
   if (reasons.length) return { ok: false, kind: "policy", message: reasons.join(" "), fieldErrors: { password: reasons.join(" ") } };
   try {
     await auth.api.resetPassword({ body: { token: input.token, newPassword: input.password }, headers });
@@ -246,16 +259,36 @@ export type SignOutScope = "local" | "global" | "others";
  * The spec's three sign-out scopes: this device (local), every device (global), every other
  * device (others, the visitor stays signed in here).
  */
-export async function signOut(auth: Auth, db: Database, headers: Headers, scope: SignOutScope, userId?: string): Promise<FlowOk | FlowError> {
+export async function signOut(
+  auth: Auth,
+  db: Database,
+  headers: Headers,
+  scope: SignOutScope,
+  userId?: string,
+): Promise<FlowOk | FlowError> {
   try {
     if (scope === "others") {
       await auth.api.revokeOtherSessions({ headers });
-      if (userId) await recordActivity(db, { userId, type: "session_revoked", ipAddress: headers.get(CLIENT_IP_HEADER), userAgent: headers.get("user-agent"), details: { scope } });
+      if (userId)
+        await recordActivity(db, {
+          userId,
+          type: "session_revoked",
+          ipAddress: headers.get(CLIENT_IP_HEADER),
+          userAgent: headers.get("user-agent"),
+          details: { scope },
+        });
       return { ok: true, setCookies: [] };
     }
     if (scope === "global") await auth.api.revokeSessions({ headers });
     const result = await auth.api.signOut({ headers, returnHeaders: true });
-    if (userId) await recordActivity(db, { userId, type: "sign_out", ipAddress: headers.get(CLIENT_IP_HEADER), userAgent: headers.get("user-agent"), details: { scope } });
+    if (userId)
+      await recordActivity(db, {
+        userId,
+        type: "sign_out",
+        ipAddress: headers.get(CLIENT_IP_HEADER),
+        userAgent: headers.get("user-agent"),
+        details: { scope },
+      });
     return { ok: true, setCookies: cookiesOf(result.headers) };
   } catch (error) {
     return mapAuthError(error, authMessages.signInFailed);
@@ -291,4 +324,21 @@ export async function startGoogleSignIn(
     }
     return mapped;
   }
+}
+
+/**
+ * The mailed "confirm this browser" link (sign-in throttling, ./throttle.ts): once, within its
+ * 30 minutes, it makes this browser one the account is known on; the owner then signs in.
+ */
+export async function confirmDevice(auth: Auth, headers: Headers, token: string): Promise<FlowOk | FlowError> {
+  const invalid: FlowError = { ok: false, kind: "token", message: authMessages.deviceLinkInvalid };
+  if (!token || token.length > 200) return invalid;
+  const context = await auth.$context;
+  const identifier = deviceTokenIdentifier(token);
+  const verification = await context.internalAdapter.findVerificationValue(identifier);
+  if (!verification) return invalid;
+  await context.internalAdapter.deleteVerificationByIdentifier(identifier);
+  if (verification.expiresAt < new Date()) return invalid;
+  const value = knownDeviceCookieValue({ cookieHeader: headers.get("cookie"), userId: verification.value, secret: context.secret });
+  return { ok: true, setCookies: [knownDeviceSetCookie(value, context.options.baseURL?.toString().startsWith("https://") ?? false)] };
 }

@@ -3,7 +3,8 @@ import { checkPassword, commonPasswordCount, hashPassword, isCommonPassword, ver
 
 test("the common-password list is loaded (over a thousand entries)", () => {
   expect(commonPasswordCount()).toBeGreaterThan(1000);
-  for (const common of ["123456", "password", "azerty", "motdepasse", "bamako", "iloveyou", "qwerty123"]) expect(isCommonPassword(common)).toBe(true);
+  for (const common of ["123456", "password", "azerty", "motdepasse", "bamako", "iloveyou", "qwerty123"])
+    expect(isCommonPassword(common)).toBe(true);
 });
 
 test("a listed word followed by digits or symbols is common too", () => {

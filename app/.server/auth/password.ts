@@ -1,6 +1,8 @@
 import { hash, verify } from "@node-rs/argon2";
 import { commonPasswordsText } from "./common-passwords";
 import { normalizeForCommonCheck, passwordPolicyReasons } from "~/lib/password-policy";
+import { getInstitute } from "../catalogue";
+import type { Database } from "../db/client";
 
 /**
  * Argon2id at OWASP's recommended parameters (m = 19 MiB, t = 2, p = 1), used by Better Auth
@@ -43,7 +45,17 @@ export function isCommonPassword(normalized: string): boolean {
   return stem.length >= 4 && stem !== normalized && commonPasswords.has(stem);
 }
 
-/** The policy's reasons for refusing `password` (French), empty when accepted. */
-export function checkPassword(password: string, email?: string | null): string[] {
-  return passwordPolicyReasons(password, { isCommon: isCommonPassword, email });
+/**
+ * The policy's reasons for refusing `password` (French), empty when accepted. `contextWords`:
+ * the institute's own words (`passwordContextWords`), refused as the substance of a password.
+ */
+export function checkPassword(password: string, options: { email?: string | null; contextWords?: string[] } = {}): string[] {
+  return passwordPolicyReasons(password, { isCommon: isCommonPassword, ...options });
+}
+
+/** The words an attacker tries first on this site: the platform's and the institute's names, its acronym, the words of its address. */
+export async function passwordContextWords(db: Database): Promise<string[]> {
+  const institute = await getInstitute(db);
+  const addressWords = institute.address.split(/[\s,;]+/).filter((word) => word.length >= 4);
+  return ["Campus", institute.name, institute.shortName, ...addressWords];
 }

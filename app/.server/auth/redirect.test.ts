@@ -24,6 +24,10 @@ describe("safeRedirect", () => {
     "/auth?onglet=inscription",
     "/api/auth/sign-out",
     " //evil.example",
+    "/\t/evil.example",
+    "\t//evil.example",
+    "/\u0000/evil.example",
+    "/\r\nSet-Cookie: x=1",
     "",
   ])("refuses %j", (input) => {
     const result = safeRedirect(input);

@@ -22,6 +22,8 @@ export interface ResolvedSession {
   user: SessionUser | null;
   /** Set-Cookie headers Better Auth produced (a refreshed or a cleared session cookie). */
   setCookies: string[];
+  /** The session's lifetime, when one was found (what the session cache checks). */
+  session?: { expiresAt: Date; createdAt: Date };
 }
 
 /** Per-instance session policy (the absolute lifetime), registered when the instance is built. */
@@ -88,7 +90,11 @@ export async function resolveSession(auth: Auth, headers: Headers): Promise<Reso
       return { user: null, setCookies };
     }
   }
-  return { user: toSessionUser(user, session.id), setCookies };
+  return {
+    user: toSessionUser(user, session.id),
+    setCookies,
+    session: { expiresAt: new Date(session.expiresAt), createdAt: new Date(session.createdAt) },
+  };
 }
 
 function lookup(auth: Auth, headers: Headers) {

@@ -1,23 +1,48 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { thumbnailImage } from "~/lib/uploads";
+import type { Actor } from "../auth/actor";
+import { cachedRead } from "../cache";
+import { canViewCourse } from "../courses/policy";
 import type { Database } from "../db/client";
-import { categories, courses, files, institute, lessons, levels } from "../db/schema";
+import { AppError } from "../errors";
+import { categories, courseLearnerCounts, courses, files, institute, lessons, levels, videoTranscodes } from "../db/schema";
 
 export type Institute = typeof institute.$inferSelect;
 
+/**
+ * Reads shared by every visitor, kept in memory between changes (app/.server/cache): callers
+ * treat what they get as read-only, since the next caller gets the same objects.
+ */
+const CATALOGUE_TABLES = ["courses", "categories", "levels", "files", "lessons", "course_learner_counts"] as const;
+
 export async function getInstitute(db: Database): Promise<Institute> {
-  const [row] = await db.select().from(institute).where(eq(institute.id, 1));
-  if (!row) throw new Error("The institute's settings are missing: the seed has not run.");
-  return row;
+  return cachedRead(db, "institute", ["institute"], async () => {
+    const [row] = await db.select().from(institute).where(eq(institute.id, 1));
+    if (!row) throw new Error("The institute's settings are missing: the seed has not run.");
+    return row;
+  });
 }
 
 export async function listCategories(db: Database) {
-  return db.select({ slug: categories.slug, name: categories.name }).from(categories).orderBy(asc(categories.position));
+  return cachedRead(db, "categories", ["categories"], () =>
+    db.select({ slug: categories.slug, name: categories.name }).from(categories).orderBy(asc(categories.position)),
+  );
 }
 
 export async function listLevels(db: Database) {
-  return db.select({ slug: levels.slug, name: levels.name }).from(levels).orderBy(asc(levels.position));
+  return cachedRead(db, "levels", ["levels"], () =>
+    db.select({ slug: levels.slug, name: levels.name }).from(levels).orderBy(asc(levels.position)),
+  );
 }
+
+/**
+ * "N étudiants" on a course: the learners it had before the platform (the imported figure, kept in
+ * courses.student_count) plus its learners here (course_learner_counts, kept by learning).
+ */
+export const publicStudentCount =
+  sql<number>`${courses.studentCount} + coalesce((select ${courseLearnerCounts.learners} from ${courseLearnerCounts} where ${courseLearnerCounts.courseId} = ${courses.id}), 0)`.mapWith(
+    Number,
+  );
 
 const publicCourseColumns = {
   id: courses.id,
@@ -25,7 +50,7 @@ const publicCourseColumns = {
   title: courses.title,
   description: courses.description,
   durationWeeks: courses.durationWeeks,
-  studentCount: courses.studentCount,
+  studentCount: publicStudentCount,
   rating: courses.rating,
   priceFcfa: courses.priceFcfa,
   icon: courses.icon,
@@ -54,6 +79,12 @@ function withThumbnail<T extends { thumbnailFileId: string | null; thumbnailVari
  * `categorySlug` keeps one category (the footer's "Formations Tech" column).
  */
 export async function listPublishedCourses(db: Database, options: { limit?: number; categorySlug?: string } = {}) {
+  return cachedRead(db, `published-courses:${options.limit ?? ""}:${options.categorySlug ?? ""}`, CATALOGUE_TABLES, () =>
+    readPublishedCourses(db, options),
+  );
+}
+
+async function readPublishedCourses(db: Database, options: { limit?: number; categorySlug?: string }) {
   const published = eq(courses.status, "published");
   const query = db
     .select(publicCourseColumns)
@@ -67,10 +98,21 @@ export async function listPublishedCourses(db: Database, options: { limit?: numb
 }
 
 /**
- * A course's public page, whatever its status: the caller shows a draft or archived course only
- * to those who manage it (app/.server/courses/access.ts, canViewCourse).
+ * A course's public page as `viewer` may see it (canViewCourse: published for everyone, a draft or
+ * an archived course for those who manage it, as a preview); "not found" otherwise.
  */
+export async function getCourseForViewer(db: Database, viewer: Actor | null, slug: string) {
+  const course = await getCourseBySlug(db, slug);
+  if (!course || !canViewCourse(viewer, course)) throw AppError.notFound("Formation introuvable.");
+  return course;
+}
+
+/** A course by its slug, whatever its status: for readers that apply the course policy themselves. */
 export async function getCourseBySlug(db: Database, slug: string) {
+  return cachedRead(db, `course:${slug}`, CATALOGUE_TABLES, () => readCourseBySlug(db, slug));
+}
+
+async function readCourseBySlug(db: Database, slug: string) {
   const [row] = await db
     .select({
       ...publicCourseColumns,
@@ -91,11 +133,13 @@ export async function getCourseBySlug(db: Database, slug: string) {
 
 /** A course's lessons as its public page lists them: titles, durations, free previews. */
 export async function listLessonOutline(db: Database, courseId: number) {
-  return db
-    .select({ id: lessons.id, title: lessons.title, durationMinutes: lessons.durationMinutes, isFree: lessons.isFree })
-    .from(lessons)
-    .where(eq(lessons.courseId, courseId))
-    .orderBy(asc(lessons.position), asc(lessons.id));
+  return cachedRead(db, `lesson-outline:${courseId}`, ["lessons"], () =>
+    db
+      .select({ id: lessons.id, title: lessons.title, durationMinutes: lessons.durationMinutes, isFree: lessons.isFree })
+      .from(lessons)
+      .where(eq(lessons.courseId, courseId))
+      .orderBy(asc(lessons.position), asc(lessons.id)),
+  );
 }
 
 /** One lesson with its video and documents (the caller checks who may follow it). */
@@ -106,7 +150,25 @@ export async function getLessonContent(db: Database, courseId: number, lessonId:
     .where(and(eq(lessons.id, lessonId), eq(lessons.courseId, courseId)));
   if (!lesson) return null;
   const fileColumns = { id: files.id, name: files.originalName, size: files.size, contentType: files.contentType };
-  const [video] = lesson.videoFileId ? await db.select(fileColumns).from(files).where(eq(files.id, lesson.videoFileId)) : [];
+  const [stored] = lesson.videoFileId
+    ? await db
+        .select({ ...fileColumns, renditions: videoTranscodes.renditions, posterKey: videoTranscodes.posterKey })
+        .from(files)
+        .leftJoin(videoTranscodes, eq(videoTranscodes.fileId, files.id))
+        .where(eq(files.id, lesson.videoFileId))
+    : [];
+  // The low-data versions made so far (app/.server/files/transcode.ts): the player offers them with their sizes.
+  const video = stored && {
+    id: stored.id,
+    name: stored.name,
+    size: stored.size,
+    contentType: stored.contentType,
+    versions: (["low", "high"] as const).flatMap((name) => {
+      const rendition = stored.renditions?.[name];
+      return rendition ? [{ name, size: rendition.size, height: rendition.height }] : [];
+    }),
+    poster: Boolean(stored.posterKey),
+  };
   const attachments = await db
     .select(fileColumns)
     .from(files)

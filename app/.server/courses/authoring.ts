@@ -1,40 +1,55 @@
-import { and, asc, eq, inArray, isNull, like, notInArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, like, or, sql } from "drizzle-orm";
 import { emptyCourseValues, type CourseFormValues } from "~/lib/course-form";
+import { isRole } from "~/lib/roles";
+import { foldText } from "~/lib/text";
 import type { UploadPurpose } from "~/lib/uploads";
+import type { CourseStatus } from "~/lib/course-status";
 import type { Actor } from "../auth/actor";
 import { listCategories, listLevels } from "../catalogue";
 import type { Database } from "../db/client";
+import { isUniqueViolation } from "../db/errors";
 import { categories, courses, files, lessons, levels, users } from "../db/schema";
-import { canAuthorCourses, CourseNotFoundError, getManagedCourse, type Course } from "./access";
-import { recomputeCourseProgress } from "../enrolments";
-import { courseFieldErrors, courseFormSchema, type CourseFormData } from "./form-schema";
+import { claimFiles, releaseUnusedCourseFiles, setLessonAttachments, usableUnattachedFilesWhere, type WantedFile } from "../files";
+import { AppError, validate, type FieldErrors } from "../errors";
+import { recomputeCourseProgress } from "../learning";
+import { courseNotFound, getManagedCourse, type Course } from "./access";
+import { courseFormSchema, type CourseFormData } from "./form-schema";
+import { canAssignInstructor, canAuthor, canChangeStatus, managedCoursesWhere } from "./policy";
 
 export type Lesson = typeof lessons.$inferSelect;
 
-export type SaveCourseResult =
-  | { ok: true; course: Course; lessons: Lesson[]; becamePublished: boolean }
-  | { ok: false; fieldErrors: Record<string, string>; formError: string | null };
+export type SavedCourse = { course: Course; lessons: Lesson[]; becamePublished: boolean };
+
+const NOT_SAVED = "Le cours n'a pas été enregistré : corrigez les champs signalés.";
+
+/**
+ * The course form obeys the status rule of the course list (`canChangeStatus`): a teacher
+ * publishes a draft or archives a published course, and nothing else; a new course starts as a
+ * draft (or is published at once). Another move is a message beside the field.
+ */
+function assertStatusMove(actor: Actor, from: CourseStatus, to: CourseStatus) {
+  if (from === to || canChangeStatus(actor, from, to)) return;
+  throw invalidInput({
+    status:
+      to === "published"
+        ? "Seul un brouillon peut être publié."
+        : to === "archived"
+          ? "Seul un cours publié peut être archivé."
+          : "Seul un administrateur peut remettre un cours en brouillon.",
+  });
+}
 
 /** Only teachers and admins author courses; anyone else gets the same 404 as a foreign course. */
 function assertAuthor(actor: Actor) {
-  if (!canAuthorCourses(actor)) throw new CourseNotFoundError();
+  if (!canAuthor(actor)) throw courseNotFound();
 }
 
 /** A bad input found inside the transaction (unknown category, forged lesson id...): rolls it back. */
-class FieldError extends Error {
-  constructor(readonly fieldErrors: Record<string, string>) {
-    super("invalid course input");
-  }
-}
+const invalidInput = (fieldErrors: FieldErrors) => AppError.invalid(fieldErrors, NOT_SAVED);
 
 /** "Énergie Solaire : les bases" → "energie-solaire-les-bases" (at most 80 characters). */
 export function slugify(title: string): string {
-  const slug = title
-    .normalize("NFD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/œ/g, "oe")
-    .replace(/æ/g, "ae")
+  const slug = foldText(title)
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 80)
@@ -45,7 +60,12 @@ export function slugify(title: string): string {
 /** The slug itself if free, else the first free "<slug>-2", "<slug>-3"... */
 async function uniqueSlug(tx: Database, base: string): Promise<string> {
   const taken = new Set(
-    (await tx.select({ slug: courses.slug }).from(courses).where(or(eq(courses.slug, base), like(courses.slug, `${base}-%`)))).map((row) => row.slug),
+    (
+      await tx
+        .select({ slug: courses.slug })
+        .from(courses)
+        .where(or(eq(courses.slug, base), like(courses.slug, `${base}-%`)))
+    ).map((row) => row.slug),
   );
   if (!taken.has(base)) return base;
   for (let suffix = 2; ; suffix += 1) if (!taken.has(`${base}-${suffix}`)) return `${base}-${suffix}`;
@@ -57,7 +77,7 @@ async function lookupIds(tx: Database, data: CourseFormData) {
   const errors: Record<string, string> = {};
   if (!category) errors.category = "Choisissez une catégorie de la liste.";
   if (!level) errors.level = "Choisissez un niveau de la liste.";
-  if (!category || !level) throw new FieldError(errors);
+  if (!category || !level) throw invalidInput(errors);
   return { categoryId: category.id, levelId: level.id };
 }
 
@@ -66,50 +86,21 @@ async function lookupIds(tx: Database, data: CourseFormData) {
  * admin); on an update the current one unless an admin names another. A teacher may only name
  * themself.
  */
-async function resolveInstructor(tx: Database, actor: Actor, requested: string | undefined, current: string | null | undefined): Promise<string | null> {
+async function resolveInstructor(
+  tx: Database,
+  actor: Actor,
+  requested: string | undefined,
+  current: string | null | undefined,
+): Promise<string | null> {
   if (requested === undefined) return current === undefined ? actor.id : current;
   if (requested === current || (current === undefined && requested === actor.id)) return requested;
-  if (actor.role !== "admin") throw new FieldError({ instructorId: "Seul un administrateur peut attribuer le cours à un autre formateur." });
+  if (!canAssignInstructor(actor))
+    throw invalidInput({ instructorId: "Seul un administrateur peut attribuer le cours à un autre formateur." });
   const [user] = await tx.select({ role: users.role, banned: users.banned }).from(users).where(eq(users.id, requested));
-  if (!user || user.banned || (user.role !== "teacher" && user.role !== "admin")) {
-    throw new FieldError({ instructorId: "Choisissez un formateur de la liste." });
+  if (!user || user.banned || !canAuthor({ id: requested, role: isRole(user.role) ? user.role : null })) {
+    throw invalidInput({ instructorId: "Choisissez un formateur de la liste." });
   }
   return requested;
-}
-
-/**
- * Uploaded files named by the form must exist with the right purpose, and belong to this course
- * or to nobody yet (then only to their uploader, or an admin): a teacher cannot borrow another
- * course's private video. Unattached ones are attached to the course.
- */
-type WantedFile = { field: string; id: string; purpose: UploadPurpose };
-
-const missingFileMessage: Record<UploadPurpose, string> = {
-  thumbnail: "Cette image est introuvable : envoyez-la de nouveau.",
-  lesson_video: "Cette vidéo est introuvable : envoyez-la de nouveau.",
-  lesson_attachment: "Un document est introuvable : envoyez-le de nouveau.",
-};
-
-async function claimFiles(tx: Database, actor: Actor, courseId: number, wanted: WantedFile[]) {
-  if (!wanted.length) return;
-  const rows = await tx
-    .select({ id: files.id, purpose: files.purpose, courseId: files.courseId, uploadedBy: files.uploadedBy })
-    .from(files)
-    .where(inArray(files.id, [...new Set(wanted.map((item) => item.id))]));
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const errors: Record<string, string> = {};
-  const toClaim: string[] = [];
-  for (const item of wanted) {
-    const row = byId.get(item.id);
-    const usable =
-      row &&
-      row.purpose === item.purpose &&
-      (row.courseId === courseId || (row.courseId === null && (actor.role === "admin" || row.uploadedBy === actor.id)));
-    if (!usable) errors[item.field] = missingFileMessage[item.purpose];
-    else if (row.courseId === null) toClaim.push(row.id);
-  }
-  if (Object.keys(errors).length) throw new FieldError(errors);
-  if (toClaim.length) await tx.update(files).set({ courseId }).where(inArray(files.id, toClaim));
 }
 
 /**
@@ -126,7 +117,7 @@ async function saveLessons(tx: Database, courseId: number, submitted: CourseForm
     if (!existing.has(lesson.id) || seen.has(lesson.id)) errors[`lessons.${index}.id`] = "Cette leçon n'appartient pas à ce cours.";
     seen.add(lesson.id);
   });
-  if (Object.keys(errors).length) throw new FieldError(errors);
+  if (Object.keys(errors).length) throw invalidInput(errors);
 
   const removed = [...existing].filter((id) => !seen.has(id));
   if (removed.length) await tx.delete(lessons).where(and(eq(lessons.courseId, courseId), inArray(lessons.id, removed)));
@@ -144,47 +135,20 @@ async function saveLessons(tx: Database, courseId: number, submitted: CourseForm
     };
     let lessonId = lesson.id;
     if (lessonId === undefined) {
-      const [inserted] = await tx.insert(lessons).values({ ...values, courseId, createdAt: now }).returning({ id: lessons.id });
+      const [inserted] = await tx
+        .insert(lessons)
+        .values({ ...values, courseId, createdAt: now })
+        .returning({ id: lessons.id });
       lessonId = inserted!.id;
     } else {
-      await tx.update(lessons).set(values).where(and(eq(lessons.id, lessonId), eq(lessons.courseId, courseId)));
+      await tx
+        .update(lessons)
+        .set(values)
+        .where(and(eq(lessons.id, lessonId), eq(lessons.courseId, courseId)));
     }
-    if (lesson.attachmentIds !== undefined) await setAttachments(tx, courseId, lessonId, lesson.attachmentIds);
+    if (lesson.attachmentIds !== undefined) await setLessonAttachments(tx, courseId, lessonId, lesson.attachmentIds);
   }
   return tx.select().from(lessons).where(eq(lessons.courseId, courseId)).orderBy(asc(lessons.position), asc(lessons.id));
-}
-
-/** Exactly these documents (already claimed for the course) hang on the lesson, no others. */
-async function setAttachments(tx: Database, courseId: number, lessonId: number, attachmentIds: string[]) {
-  const kept = attachmentIds.length ? notInArray(files.id, attachmentIds) : undefined;
-  await tx
-    .update(files)
-    .set({ lessonId: null })
-    .where(and(eq(files.lessonId, lessonId), kept));
-  if (attachmentIds.length) {
-    await tx
-      .update(files)
-      .set({ lessonId })
-      .where(and(inArray(files.id, attachmentIds), eq(files.courseId, courseId), eq(files.purpose, "lesson_attachment")));
-  }
-}
-
-/**
- * Files of the course that nothing uses any more (a replaced thumbnail or video, a removed
- * document or lesson) go back to the unattached pool, whose bytes the maintenance job deletes.
- */
-async function releaseUnreferencedFiles(tx: Database, courseId: number) {
-  await tx
-    .update(files)
-    .set({ courseId: null, lessonId: null })
-    .where(
-      and(
-        eq(files.courseId, courseId),
-        isNull(files.lessonId),
-        sql`${files.id} is distinct from (select ${courses.thumbnailFileId} from ${courses} where ${courses.id} = ${courseId})`,
-        sql`not exists (select 1 from ${lessons} where ${lessons.courseId} = ${courseId} and ${lessons.videoFileId} = ${files.id})`,
-      ),
-    );
 }
 
 function filesToClaim(data: CourseFormData) {
@@ -214,43 +178,31 @@ function courseColumns(data: CourseFormData, ids: { categoryId: number; levelId:
   };
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
-}
-
-async function runSave(save: () => Promise<SaveCourseResult & { ok: true }>, failure: string): Promise<SaveCourseResult> {
+/** A clash on a unique index the retry did not settle: said to the author, who tries again. */
+async function runSave(save: () => Promise<SavedCourse>, failure: string): Promise<SavedCourse> {
   try {
     return await save();
   } catch (error) {
-    if (error instanceof FieldError) return { ok: false, fieldErrors: error.fieldErrors, formError: "Le cours n'a pas été enregistré : corrigez les champs signalés." };
-    if (isUniqueViolation(error)) return { ok: false, fieldErrors: {}, formError: `${failure} : réessayez.` };
+    if (isUniqueViolation(error)) throw AppError.conflict(`${failure} : réessayez.`);
     throw error;
   }
-}
-
-function invalid(error: Parameters<typeof courseFieldErrors>[0]): SaveCourseResult {
-  return { ok: false, fieldErrors: courseFieldErrors(error), formError: "Le cours n'a pas été enregistré : corrigez les champs signalés." };
 }
 
 /**
  * "Créer un Nouveau Cours": one transaction for the course, its lessons and its files. The slug
  * comes from the title (accents dropped, "-2", "-3"... when taken); the actor is the instructor
- * unless an admin assigns a teacher. Bad input is a result, never an exception.
+ * unless an admin assigns a teacher. Bad input: an AppError "invalid", a message per field.
  */
-export async function createCourse(db: Database, actor: Actor, input: unknown, now = new Date()): Promise<SaveCourseResult> {
+export async function createCourse(db: Database, actor: Actor, input: unknown, now = new Date()): Promise<SavedCourse> {
   assertAuthor(actor);
-  const parsed = courseFormSchema.safeParse(input);
-  if (!parsed.success) return invalid(parsed.error);
-  const data = parsed.data;
+  const data = validate(courseFormSchema, input, NOT_SAVED);
+  assertStatusMove(actor, "draft", data.status);
   const attempt = () =>
     db.transaction(async (tx) => {
       const ids = await lookupIds(tx, data);
       const instructorId = await resolveInstructor(tx, actor, data.instructorId, undefined);
       const forged = data.lessons.findIndex((lesson) => lesson.id !== undefined);
-      if (forged >= 0) throw new FieldError({ [`lessons.${forged}.id`]: "Cette leçon n'appartient pas à ce cours." });
+      if (forged >= 0) throw invalidInput({ [`lessons.${forged}.id`]: "Cette leçon n'appartient pas à ce cours." });
       const [{ next } = { next: 0 }] = await tx.select({ next: sql<number>`coalesce(max(${courses.position}), 0) + 1` }).from(courses);
       const [course] = await tx
         .insert(courses)
@@ -264,12 +216,12 @@ export async function createCourse(db: Database, actor: Actor, input: unknown, n
           updatedAt: now,
         })
         .returning();
-      await claimFiles(tx, actor, course!.id, filesToClaim(data));
+      await claimFiles(tx, actor, course!.id, filesToClaim(data), NOT_SAVED);
       if (data.thumbnailFileId) await tx.update(courses).set({ thumbnailFileId: data.thumbnailFileId }).where(eq(courses.id, course!.id));
       const saved = await saveLessons(tx, course!.id, data.lessons, now);
-      await releaseUnreferencedFiles(tx, course!.id);
+      await releaseUnusedCourseFiles(tx, course!.id);
       const [fresh] = await tx.select().from(courses).where(eq(courses.id, course!.id));
-      return { ok: true as const, course: fresh!, lessons: saved, becamePublished: data.status === "published" };
+      return { course: fresh!, lessons: saved, becamePublished: data.status === "published" };
     });
   // Two courses of the same title created at the same instant: the unique slug decides, retry once.
   return runSave(async () => {
@@ -287,21 +239,24 @@ export async function createCourse(db: Database, actor: Actor, input: unknown, n
  * lessons in place and its files, in one transaction. The slug stays (public links keep working);
  * publishedAt is set when the course becomes published and cleared when it leaves that status.
  */
-export async function updateCourse(db: Database, actor: Actor, courseId: number, input: unknown, now = new Date()): Promise<SaveCourseResult> {
+export async function updateCourse(db: Database, actor: Actor, courseId: number, input: unknown, now = new Date()): Promise<SavedCourse> {
   assertAuthor(actor);
   await getManagedCourse(db, actor, courseId);
-  const parsed = courseFormSchema.safeParse(input);
-  if (!parsed.success) return invalid(parsed.error);
-  const data = parsed.data;
+  const data = validate(courseFormSchema, input, NOT_SAVED);
   return runSave(
     () =>
       db.transaction(async (tx) => {
         // Re-read under lock: the access rule is checked on the row this transaction changes.
-        const [current] = await tx.select().from(courses).where(eq(courses.id, courseId)).for("update");
-        if (!current || (actor.role !== "admin" && current.instructorId !== actor.id)) throw new CourseNotFoundError();
+        const [current] = await tx
+          .select()
+          .from(courses)
+          .where(and(eq(courses.id, courseId), managedCoursesWhere(actor)))
+          .for("update");
+        if (!current) throw courseNotFound();
+        assertStatusMove(actor, current.status, data.status);
         const ids = await lookupIds(tx, data);
         const instructorId = await resolveInstructor(tx, actor, data.instructorId, current.instructorId);
-        await claimFiles(tx, actor, courseId, filesToClaim(data));
+        await claimFiles(tx, actor, courseId, filesToClaim(data), NOT_SAVED);
         const becamePublished = data.status === "published" && current.status !== "published";
         const publishedAt = data.status !== "published" ? null : becamePublished ? now : (current.publishedAt ?? now);
         const [course] = await tx
@@ -316,10 +271,10 @@ export async function updateCourse(db: Database, actor: Actor, courseId: number,
           .where(eq(courses.id, courseId))
           .returning();
         const saved = await saveLessons(tx, courseId, data.lessons, now);
-        await releaseUnreferencedFiles(tx, courseId);
+        await releaseUnusedCourseFiles(tx, courseId);
         // A lesson added or removed changes every learner's share of lessons done.
         await recomputeCourseProgress(tx, courseId, now);
-        return { ok: true as const, course: course!, lessons: saved, becamePublished };
+        return { course: course!, lessons: saved, becamePublished };
       }),
     "Impossible de mettre à jour le cours",
   );
@@ -345,10 +300,15 @@ export type FormFile = { id: string; name: string; size: number; contentType: st
  * checked by the caller) and the actor's own uploads not yet attached (any for an admin). Other
  * ids are left out, so a forged id shows nothing.
  */
-export async function describeFormFiles(db: Database, actor: Actor, courseId: number | null, ids: string[]): Promise<Record<string, FormFile>> {
+export async function describeFormFiles(
+  db: Database,
+  actor: Actor,
+  courseId: number | null,
+  ids: string[],
+): Promise<Record<string, FormFile>> {
   const wanted = [...new Set(ids.filter(Boolean))].slice(0, 500);
   if (!wanted.length) return {};
-  const unattached = actor.role === "admin" ? isNull(files.courseId) : and(isNull(files.courseId), eq(files.uploadedBy, actor.id));
+  const unattached = usableUnattachedFilesWhere(actor);
   const rows = await db
     .select({ id: files.id, name: files.originalName, size: files.size, contentType: files.contentType, purpose: files.purpose })
     .from(files)
@@ -368,7 +328,15 @@ export async function getCourseFormValues(db: Database, actor: Actor, id: number
     ? await db
         .select({ id: files.id, lessonId: files.lessonId })
         .from(files)
-        .where(and(inArray(files.lessonId, courseLessons.map((lesson) => lesson.id)), eq(files.purpose, "lesson_attachment")))
+        .where(
+          and(
+            inArray(
+              files.lessonId,
+              courseLessons.map((lesson) => lesson.id),
+            ),
+            eq(files.purpose, "lesson_attachment"),
+          ),
+        )
         .orderBy(asc(files.createdAt), asc(files.id))
     : [];
   const values: CourseFormValues = {
@@ -411,13 +379,12 @@ export async function getCourseFormValues(db: Database, actor: Actor, id: number
 export async function listCourseFormOptions(db: Database, actor: Actor) {
   assertAuthor(actor);
   const [categoryOptions, levelOptions] = await Promise.all([listCategories(db), listLevels(db)]);
-  const instructors =
-    actor.role === "admin"
-      ? await db
-          .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email, role: users.role })
-          .from(users)
-          .where(and(inArray(users.role, ["teacher", "admin"]), eq(users.banned, false)))
-          .orderBy(asc(users.lastName), asc(users.firstName))
-      : [];
+  const instructors = canAssignInstructor(actor)
+    ? await db
+        .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email, role: users.role })
+        .from(users)
+        .where(and(inArray(users.role, ["teacher", "admin"]), eq(users.banned, false)))
+        .orderBy(asc(users.lastName), asc(users.firstName))
+    : [];
   return { categories: categoryOptions, levels: levelOptions, instructors };
 }

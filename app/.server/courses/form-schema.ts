@@ -8,30 +8,29 @@ import { courseStatuses } from "~/lib/course-status";
  * or "-3" are field errors, never a silent 0; an empty price or duration means 0.
  */
 
-const blankToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "") || value === null ? undefined : value;
+const blankToUndefined = (value: unknown) => ((typeof value === "string" && value.trim() === "") || value === null ? undefined : value);
 
 function integer(label: string, { min, max, empty }: { min: number; max: number; empty: number | null }) {
-  return z.unknown().optional().transform((value, ctx): number | null => {
-    if (value === undefined || value === null || (typeof value === "string" && value.trim() === "")) return empty;
-    // Spaces are thousands separators in French ("120 000").
-    const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.replace(/[\s\u00a0\u202f]/g, "") : "";
-    if (!/^-?\d+$/.test(text)) {
-      ctx.addIssue({ code: "custom", message: `${label} doit être un nombre entier.` });
-      return z.NEVER;
-    }
-    const number = Number(text);
-    if (number < min) ctx.addIssue({ code: "custom", message: `${label} doit valoir au moins ${min}.` });
-    else if (number > max) ctx.addIssue({ code: "custom", message: `${label} ne doit pas dépasser ${max.toLocaleString("fr-FR")}.` });
-    return number;
-  });
+  return z
+    .unknown()
+    .optional()
+    .transform((value, ctx): number | null => {
+      if (value === undefined || value === null || (typeof value === "string" && value.trim() === "")) return empty;
+      // Spaces are thousands separators in French ("120 000").
+      const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.replace(/[\s\u00a0\u202f]/g, "") : "";
+      if (!/^-?\d+$/.test(text)) {
+        ctx.addIssue({ code: "custom", message: `${label} doit être un nombre entier.` });
+        return z.NEVER;
+      }
+      const number = Number(text);
+      if (number < min) ctx.addIssue({ code: "custom", message: `${label} doit valoir au moins ${min}.` });
+      else if (number > max) ctx.addIssue({ code: "custom", message: `${label} ne doit pas dépasser ${max.toLocaleString("fr-FR")}.` });
+      return number;
+    });
 }
 
 const requiredText = (message: string, max: number) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .max(max, `Ce texte ne doit pas dépasser ${max} caractères.`);
+  z.string({ error: message }).trim().min(1, message).max(max, `Ce texte ne doit pas dépasser ${max} caractères.`);
 
 const optionalText = (max: number) =>
   z.preprocess((value) => value ?? "", z.string().trim().max(max, `Ce texte ne doit pas dépasser ${max} caractères.`));
@@ -60,7 +59,13 @@ const optionalUrl = (message: string) =>
 const optionalDateTime = z.preprocess(
   blankToUndefined,
   z
-    .union([z.date(), z.string().trim().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, "Saisissez une date et une heure valides.")])
+    .union([
+      z.date(),
+      z
+        .string()
+        .trim()
+        .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, "Saisissez une date et une heure valides."),
+    ])
     .transform((value, ctx) => {
       const date = value instanceof Date ? value : new Date(`${value}Z`);
       if (Number.isNaN(date.getTime())) {
@@ -74,7 +79,10 @@ const optionalDateTime = z.preprocess(
 );
 
 /** A files.id given by the upload widget; "" or null removes the file, undefined keeps it. */
-const fileId = z.union([z.string().trim().max(100), z.null()]).optional().transform((value) => (value === undefined ? undefined : value || null));
+const fileId = z
+  .union([z.string().trim().max(100), z.null()])
+  .optional()
+  .transform((value) => (value === undefined ? undefined : value || null));
 
 const textList = (label: string) =>
   z
@@ -84,7 +92,10 @@ const textList = (label: string) =>
     .transform((items) => items.filter((item) => item !== ""));
 
 const lessonSchema = z.object({
-  id: z.preprocess(blankToUndefined, z.coerce.number({ error: "Leçon inconnue." }).int("Leçon inconnue.").positive("Leçon inconnue.").optional()),
+  id: z.preprocess(
+    blankToUndefined,
+    z.coerce.number({ error: "Leçon inconnue." }).int("Leçon inconnue.").positive("Leçon inconnue.").optional(),
+  ),
   title: requiredText("Le titre de la leçon est obligatoire.", 200),
   description: optionalText(2000),
   content: optionalText(100_000),
@@ -116,13 +127,3 @@ export const courseFormSchema = z.object({
 
 export type CourseFormInput = z.input<typeof courseFormSchema>;
 export type CourseFormData = z.output<typeof courseFormSchema>;
-
-/** Field errors keyed by path ("title", "lessons.0.title"), first message per field. */
-export function courseFieldErrors(error: z.ZodError): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length ? issue.path.map(String).join(".") : "form";
-    result[key] ??= issue.message;
-  }
-  return result;
-}

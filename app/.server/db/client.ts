@@ -1,12 +1,16 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+// Searches ignore accents (campus_fold, drizzle/0009): PostgreSQL's contrib unaccent, as PGlite packages it.
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { acquireDataDirLock } from "./lock";
+import { assertChannelName, createPgListener } from "./notifications";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -15,7 +19,16 @@ export interface DatabaseHandle {
   db: Database;
   kind: "pglite" | "postgres";
   ping(): Promise<void>;
+  /**
+   * Calls `onPayload` for every NOTIFY on `channel` (`notify()` in ./notifications.ts), from any
+   * process sharing the database. Resolves once listening; the function it gives stops it.
+   * `onGap` runs when notifications may have been missed (the listening connection was lost and
+   * opened again): a cache should then forget everything.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, options?: { onGap?: () => void }): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** The embedded PGlite, when it runs in this process (to serve it to other processes). */
+  pglite?: PGlite;
 }
 
 /**
@@ -24,7 +37,7 @@ export interface DatabaseHandle {
  * with 16 MB). The catalogue's working set is small and PGlite's files go through the operating
  * system's page cache anyway. See docs/performance.md.
  */
-const PGLITE_OPTIONS = { postgresqlconf: ["shared_buffers=16MB"] };
+export const PGLITE_OPTIONS = { postgresqlconf: ["shared_buffers=16MB"], extensions: { unaccent } };
 
 // The server bundle moves this file, so migrations are found from the project root (npm's cwd).
 const migrationsFolder = path.resolve("drizzle");
@@ -33,7 +46,14 @@ const migrationsFolder = path.resolve("drizzle");
  * Opens PostgreSQL when a URL is given, otherwise PGlite stored in `dataDir` (or in memory when
  * `dataDir` is "memory://", as the tests do), then applies the committed migrations.
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<DatabaseHandle> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  /** false: the schema is already migrated (a server process whose primary migrated it). */
+  migrate?: boolean;
+  /** What /healthz calls a server reached by URL: "pglite" for the PGlite of our primary process. */
+  kind?: DatabaseHandle["kind"];
+}): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     // connectionTimeoutMillis: an unreachable server fails the health check instead of hanging.
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
@@ -42,16 +62,19 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     pool.on("error", (error) => console.error(`PostgreSQL : connexion perdue (${error.message}).`));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     try {
-      await migratePg(db as never, { migrationsFolder });
+      if (options.migrate !== false) await migratePg(db as never, { migrationsFolder });
     } catch (error) {
       await pool.end();
       throw error;
     }
+    const listener = createPgListener(options.databaseUrl);
     return {
       db,
-      kind: "postgres",
+      kind: options.kind ?? "postgres",
       ping: async () => void (await pool.query("select 1")),
+      listen: listener.listen,
       close: async () => {
+        await listener.close();
         if (!pool.ended) await pool.end();
       },
     };
@@ -59,14 +82,24 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
 
   const inMemory = options.dataDir.startsWith("memory://");
   const release = inMemory ? () => {} : acquireDataDirLock(options.dataDir);
-  const client = new PGlite(inMemory ? undefined : path.join(options.dataDir, "pglite"), PGLITE_OPTIONS);
+  // "memory://" rather than no folder: PGlite drops the options (extensions) when its first argument is undefined.
+  const client = new PGlite(inMemory ? "memory://" : path.join(options.dataDir, "pglite"), PGLITE_OPTIONS);
   try {
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     await migratePglite(db as never, { migrationsFolder });
     return {
       db,
       kind: "pglite",
+      pglite: client,
       ping: async () => void (await client.query("select 1")),
+      // One PostgreSQL session in this process: its own NOTIFYs reach its listeners.
+      listen: async (channel, onPayload) => {
+        assertChannelName(channel);
+        const unlisten = await client.listen(channel, onPayload);
+        return async () => {
+          if (!client.closed) await unlisten();
+        };
+      },
       close: async () => {
         try {
           if (!client.closed) await client.close();
@@ -80,4 +113,10 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     release();
     throw error;
   }
+}
+
+/** The rows of a raw SQL statement (`db.execute`), the same for PGlite and node-postgres. */
+export async function queryRows<Row>(db: Database, query: SQL): Promise<Row[]> {
+  const result = (await db.execute(query)) as unknown as { rows: Row[] };
+  return result.rows;
 }

@@ -1,12 +1,16 @@
-import { ilike, or, type SQL, type SQLWrapper } from "drizzle-orm";
+import { or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 
-/** Escapes LIKE/ILIKE wildcards so that a search matches the typed text literally. */
+/** Escapes LIKE wildcards so that a search matches the typed text literally. */
 export function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
-/** The screens' search rule: the text, ignoring case, anywhere in one of the columns. */
+/**
+ * The product's one search rule: the typed text anywhere in one of the columns, ignoring case and
+ * accents ("securite" finds "Sécurité", "TRAORE" finds "Traoré"), through campus_fold
+ * (drizzle/0009: PostgreSQL's unaccent, then lower case), on PGlite and PostgreSQL alike.
+ */
 export function containsText(text: string, ...columns: SQLWrapper[]): SQL {
   const pattern = `%${escapeLike(text)}%`;
-  return or(...columns.map((column) => ilike(column as SQL, pattern)))!;
+  return or(...columns.map((column) => sql`campus_fold(${column}) like campus_fold(${pattern})`))!;
 }

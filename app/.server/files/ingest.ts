@@ -5,25 +5,20 @@ import sharp from "sharp";
 import { acceptedLabel, acceptedTypes, thumbnailWidths, tooLargeMessage, type UploadPurpose } from "~/lib/uploads";
 import type { Database } from "../db/client";
 import { files } from "../db/schema";
+import { AppError } from "../errors";
 import type { FileStorage } from "../storage";
+import { requestTranscode } from "./transcode";
 
 export type StoredFile = typeof files.$inferSelect;
-
-/** An upload refused for what it is (type, size, unreadable image): its French message is for the user. */
-export class UploadRejectedError extends Error {
-  constructor(
-    readonly status: 413 | 415 | 422,
-    message: string,
-  ) {
-    super(message);
-    this.name = "UploadRejectedError";
-  }
-}
 
 export type UploadLimits = Record<UploadPurpose, number>;
 
 /** The configured limits (megabytes in the environment) in bytes. */
-export function uploadLimits(env: { UPLOAD_MAX_IMAGE_MB: number; UPLOAD_MAX_ATTACHMENT_MB: number; UPLOAD_MAX_VIDEO_MB: number }): UploadLimits {
+export function uploadLimits(env: {
+  UPLOAD_MAX_IMAGE_MB: number;
+  UPLOAD_MAX_ATTACHMENT_MB: number;
+  UPLOAD_MAX_VIDEO_MB: number;
+}): UploadLimits {
   const mb = 1024 * 1024;
   return {
     thumbnail: env.UPLOAD_MAX_IMAGE_MB * mb,
@@ -55,8 +50,8 @@ async function looksLikeText(filePath: string): Promise<boolean> {
 }
 
 /**
- * The file's real type, from its bytes, if this purpose accepts it; an UploadRejectedError
- * otherwise. What the browser declared only decides between text types, which have no signature.
+ * The file's real type, from its bytes, if this purpose accepts it; an AppError "unsupported"
+ * (415) otherwise. What the browser declared only decides between text types, which have no signature.
  */
 export async function detectAcceptedType(filePath: string, purpose: UploadPurpose, declaredType: string | null): Promise<string> {
   const accepted = acceptedTypes[purpose];
@@ -65,13 +60,15 @@ export async function detectAcceptedType(filePath: string, purpose: UploadPurpos
   if (!detected && purpose === "lesson_attachment" && (await looksLikeText(filePath))) {
     return declaredType === "text/csv" ? "text/csv" : "text/plain";
   }
-  throw new UploadRejectedError(415, `Ce fichier n'est pas ${acceptedLabel[purpose]} : son contenu ne correspond pas à ce qui est attendu.`);
+  throw AppError.unsupported(`Ce fichier n'est pas ${acceptedLabel[purpose]} : son contenu ne correspond pas à ce qui est attendu.`);
 }
 
 /** "Cours 1 – intro.PDF" stays readable but harmless in a header and a file system. */
 export function cleanFileName(name: string | null | undefined): string {
   const cleaned = (name ?? "")
     .normalize("NFC")
+    // Control characters and path separators have no place in a file name.
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f/\\]/g, "")
     .trim()
     .slice(-200);
@@ -84,14 +81,19 @@ const MAX_IMAGE_PIXELS = 50_000_000;
  * A thumbnail as WebP at 320, 640 and 1280 pixels wide (never enlarged: a small image gives fewer
  * widths), metadata stripped, orientation applied. Returns width → storage key.
  */
-async function storeThumbnailVariants(storage: FileStorage, id: string, filePath: string, written: string[]): Promise<Record<string, string>> {
+async function storeThumbnailVariants(
+  storage: FileStorage,
+  id: string,
+  filePath: string,
+  written: string[],
+): Promise<Record<string, string>> {
   let width: number | undefined;
   try {
     width = (await sharp(filePath, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata()).width;
   } catch {
-    throw new UploadRejectedError(422, "Cette image est illisible ou trop grande (50 mégapixels au plus).");
+    throw AppError.invalid({}, "Cette image est illisible ou trop grande (50 mégapixels au plus).");
   }
-  if (!width) throw new UploadRejectedError(422, "Cette image est illisible.");
+  if (!width) throw AppError.invalid({}, "Cette image est illisible.");
   const widths = thumbnailWidths.filter((target, index) => index === 0 || target <= width * 1.25);
   const variants: Record<string, string> = {};
   for (const target of widths) {
@@ -124,11 +126,14 @@ export interface IngestInput {
  * (thumbnails resized to WebP), then records the row, unattached until a course form claims it.
  * Stored bytes are removed again if anything fails, so a refused upload leaves nothing behind.
  */
-export async function ingestUpload(deps: { db: Database; storage: FileStorage; limits: UploadLimits }, input: IngestInput): Promise<StoredFile> {
+export async function ingestUpload(
+  deps: { db: Database; storage: FileStorage; limits: UploadLimits },
+  input: IngestInput,
+): Promise<StoredFile> {
   const { db, storage, limits } = deps;
   const { size } = await fs.stat(input.filePath);
-  if (size > limits[input.purpose]) throw new UploadRejectedError(413, tooLargeMessage(input.purpose, limits[input.purpose]));
-  if (size === 0) throw new UploadRejectedError(422, "Ce fichier est vide.");
+  if (size > limits[input.purpose]) throw AppError.tooLarge(tooLargeMessage(input.purpose, limits[input.purpose]));
+  if (size === 0) throw AppError.invalid({}, "Ce fichier est vide.");
   const contentType = await detectAcceptedType(input.filePath, input.purpose, input.declaredType);
   const originalName = cleanFileName(input.originalName);
 
@@ -150,11 +155,25 @@ export async function ingestUpload(deps: { db: Database; storage: FileStorage; l
       written.push(storageKey);
       await storage.put(storageKey, createReadStream(input.filePath), contentType);
     }
-    const [row] = await db
-      .insert(files)
-      .values({ id: input.id, purpose: input.purpose, storageKey, originalName, contentType: storedType, size: storedSize, variants, uploadedBy: input.uploadedBy })
-      .returning();
-    return row!;
+    // A video and the job that makes its low-data versions exist together, or not at all.
+    const row = await db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(files)
+        .values({
+          id: input.id,
+          purpose: input.purpose,
+          storageKey,
+          originalName,
+          contentType: storedType,
+          size: storedSize,
+          variants,
+          uploadedBy: input.uploadedBy,
+        })
+        .returning();
+      if (input.purpose === "lesson_video") await requestTranscode(tx, input.id);
+      return inserted!;
+    });
+    return row;
   } catch (error) {
     await Promise.allSettled(written.map((key) => storage.delete(key)));
     throw error;

@@ -20,7 +20,15 @@ export async function deleteUnattachedFiles(db: Database, storage: FileStorage, 
   if (!candidates.length) return 0;
   const removed = await db
     .delete(files)
-    .where(and(inArray(files.id, candidates.map((row) => row.id)), isNull(files.courseId)))
+    .where(
+      and(
+        inArray(
+          files.id,
+          candidates.map((row) => row.id),
+        ),
+        isNull(files.courseId),
+      ),
+    )
     .returning({ storageKey: files.storageKey, variants: files.variants });
   const keys = new Set(removed.flatMap((row) => [row.storageKey, ...Object.values(row.variants)]));
   await Promise.allSettled([...keys].map((key) => storage.delete(key)));

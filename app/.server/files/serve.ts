@@ -1,17 +1,11 @@
 import { Readable } from "node:stream";
 import parseRange from "range-parser";
 import type { FileStorage } from "../storage";
-import { StorageNotFoundError } from "../storage";
+import { AppError, isAppError } from "../errors";
 import type { StoredFile } from "./ingest";
 
 /** Unknown, or not for this visitor: both answer 404, so a file id tells nothing. */
-export class FileNotFoundError extends Error {
-  readonly status = 404;
-  constructor() {
-    super("Fichier introuvable.");
-    this.name = "FileNotFoundError";
-  }
-}
+const fileNotFound = () => AppError.notFound("Fichier introuvable.");
 
 export interface ReadableFile {
   file: StoredFile;
@@ -24,36 +18,64 @@ const INLINE_TYPES = /^(image\/(jpeg|png|webp)|video\/(mp4|webm)|audio\/(mpeg|mp
 
 /** RFC 6266: an ASCII fallback and the UTF-8 name. */
 function contentDisposition(kind: "inline" | "attachment", fileName: string): string {
-  const ascii = fileName.normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/[^\x20-\x7e]|["\\]/g, "_");
+  const ascii = fileName
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^\x20-\x7e]|["\\]/g, "_");
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }
 
+/** What a stored variant is, by its key's extension (thumbnail widths, video versions, posters). */
+const VARIANT_TYPES: Record<string, string> = { webp: "image/webp", mp4: "video/mp4", jpg: "image/jpeg" };
+
+/** "cours.webm" → "cours-low.mp4": a version's own name when it is saved. */
+function variantFileName(original: string, variant: string, key: string): string {
+  const extension = key.slice(key.lastIndexOf(".") + 1);
+  const base = original.includes(".") ? original.slice(0, original.lastIndexOf(".")) : original;
+  return `${base}-${variant}.${extension}`;
+}
+
 /**
- * The HTTP answer for a readable file (or one of a thumbnail's widths): its bytes streamed from
+ * The HTTP answer for a readable file (or one of its variants: a thumbnail's width, a video's
+ * low-data version or poster): its bytes streamed from
  * storage, with Range (206, so videos seek and resume), conditional requests (an id never changes
  * content, so its ETag is its storage key) and cache headers by visibility.
  */
-export async function fileResponse(storage: FileStorage, request: Request, readable: ReadableFile, options: { width?: number } = {}): Promise<Response> {
+export async function fileResponse(
+  storage: FileStorage,
+  request: Request,
+  readable: ReadableFile,
+  options: { variant?: string } = {},
+): Promise<Response> {
   const { file, visibility } = readable;
-  const variant = options.width ? file.variants[String(options.width)] : undefined;
-  if (options.width && !variant) throw new FileNotFoundError();
+  const variant = options.variant ? file.variants[options.variant] : undefined;
+  if (options.variant && !variant) throw fileNotFound();
   const key = variant ?? file.storageKey;
+  const contentType = variant ? (VARIANT_TYPES[variant.slice(variant.lastIndexOf(".") + 1)] ?? file.contentType) : file.contentType;
+  const fileName =
+    variant && file.purpose !== "thumbnail" ? variantFileName(file.originalName, options.variant!, variant) : file.originalName;
   const info = await storage.stat(key);
-  if (!info) throw new FileNotFoundError();
+  if (!info) throw fileNotFound();
 
   const etag = `"${key.replace(/[^A-Za-z0-9_.-]/g, "-")}"`;
-  const text = file.contentType.startsWith("text/");
+  const text = contentType.startsWith("text/");
   const headers = new Headers({
-    "Content-Type": text ? `${file.contentType}; charset=utf-8` : file.contentType,
+    "Content-Type": text ? `${contentType}; charset=utf-8` : contentType,
     "Accept-Ranges": "bytes",
     ETag: etag,
     "Last-Modified": info.modifiedAt.toUTCString(),
     "Cache-Control": visibility === "public" ? "public, max-age=31536000, immutable" : "private, max-age=86400",
     // Only checked types are stored (never HTML or SVG), and the site's CSP applies to them too.
-    "Content-Disposition": contentDisposition(INLINE_TYPES.test(file.contentType) ? "inline" : "attachment", file.originalName),
+    "Content-Disposition": contentDisposition(INLINE_TYPES.test(contentType) ? "inline" : "attachment", fileName),
   });
 
-  if (request.headers.get("if-none-match")?.split(/\s*,\s*/).includes(etag)) return new Response(null, { status: 304, headers });
+  if (
+    request.headers
+      .get("if-none-match")
+      ?.split(/\s*,\s*/)
+      .includes(etag)
+  )
+    return new Response(null, { status: 304, headers });
 
   let range: { start: number; end: number } | undefined;
   const rangeHeader = request.headers.get("range");
@@ -83,7 +105,7 @@ export async function fileResponse(storage: FileStorage, request: Request, reada
     headers.set("Content-Range", `bytes ${range.start}-${range.end}/${info.size}`);
     return new Response(body, { status: 206, headers });
   } catch (error) {
-    if (error instanceof StorageNotFoundError) throw new FileNotFoundError();
+    if (isAppError(error, "not_found")) throw fileNotFound();
     throw error;
   }
 }

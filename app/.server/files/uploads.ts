@@ -5,10 +5,12 @@ import { Server as TusServer } from "@tus/server";
 import type express from "express";
 import { isUploadPurpose, tooLargeMessage, UPLOAD_ENDPOINT } from "~/lib/uploads";
 import type { Actor } from "../auth/actor";
-import { sessionOf } from "../auth/express";
+import { sessionOf } from "../auth";
 import type { Database } from "../db/client";
 import type { FileStorage } from "../storage";
-import { ingestUpload, UploadRejectedError, type UploadLimits } from "./ingest";
+import { AppError } from "../errors";
+import { httpStatusOf } from "../http/errors";
+import { ingestUpload, type UploadLimits } from "./ingest";
 
 /** An unfinished upload is kept a day, then removed by the maintenance job. */
 const UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000;
@@ -89,10 +91,17 @@ export function createUploadServer(deps: {
             uploadedBy: metadata.uploaderId!,
           },
         );
-        const body = { id: file.id, name: file.originalName, size: file.size, contentType: file.contentType, variants: Object.keys(file.variants).map(Number) };
+        const body = {
+          id: file.id,
+          name: file.originalName,
+          size: file.size,
+          contentType: file.contentType,
+          variants: Object.keys(file.variants).map(Number),
+        };
         return { status_code: 200, headers: { "Content-Type": "application/json; charset=utf-8" }, body: JSON.stringify(body) };
       } catch (error) {
-        if (error instanceof UploadRejectedError) throw refusal(error.status, error.message);
+        // Refused for what it is (type, unreadable image): its French message, its status.
+        if (error instanceof AppError) throw refusal(httpStatusOf[error.code], error.message);
         console.error("Fichier reçu mais non enregistré :", error);
         throw refusal(500, "Le fichier a été reçu mais n'a pas pu être enregistré : réessayez.");
       } finally {
@@ -114,7 +123,12 @@ export function createUploadServer(deps: {
           }
           const user = await sessionOf(res);
           if (!user || !mayUpload(user)) {
-            res.status(user ? 403 : 401).type("text/plain").send(user ? "Seuls les enseignants et les administrateurs envoient des fichiers." : "Connectez-vous pour envoyer des fichiers.");
+            res
+              .status(user ? 403 : 401)
+              .type("text/plain")
+              .send(
+                user ? "Seuls les enseignants et les administrateurs envoient des fichiers." : "Connectez-vous pour envoyer des fichiers.",
+              );
             return;
           }
           await actingUser.run({ id: user.id, role: user.role }, () => tus.handle(req, res));

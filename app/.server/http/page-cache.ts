@@ -37,7 +37,18 @@ interface Entry {
 /** An expired page may still be served for this long while one request renders its successor. */
 const STALE_GRACE_MS = 60_000;
 
-const SKIPPED_HEADERS = new Set(["content-length", "content-encoding", "content-security-policy", "connection", "date", "keep-alive", "transfer-encoding", "vary"]);
+const SKIPPED_HEADERS = new Set([
+  "content-length",
+  "content-encoding",
+  "content-security-policy",
+  "connection",
+  "date",
+  "keep-alive",
+  "transfer-encoding",
+  "vary",
+  // Each response has its own (set before the cache answers).
+  "x-request-id",
+]);
 
 /** 'sha256-…' sources for every inline script of an HTML page (JSON data blocks aside). */
 export function inlineScriptHashes(html: string): string[] {
@@ -82,7 +93,8 @@ export function createPageCache(options: PageCacheOptions) {
     let csp = res.getHeader("Content-Security-Policy") as string | undefined;
     if (csp && String(res.getHeader("Content-Type") ?? "").startsWith("text/html")) {
       const hashes = inlineScriptHashes(identity.toString("utf8"));
-      csp = csp.replace(/'nonce-[^']*'/g, hashes.join(" ") || "'none'");
+      // No inline script (a page without React): its scripts come from 'self' only.
+      csp = csp.replace(/ ?'nonce-[^']*'/g, hashes.length ? ` ${hashes.join(" ")}` : "");
     } else if (csp) {
       csp = csp.replace(/'nonce-[^']*'/g, "").replace(/ +;/g, ";");
     }

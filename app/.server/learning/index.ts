@@ -1,284 +1,32 @@
-import { and, asc, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import type { Actor } from "../auth/actor";
-import { getLessonContent } from "../catalogue";
-import { canManageCourse } from "../courses/access";
-import type { Database } from "../db/client";
-import { containsText } from "../db/like";
-import { categories, courses, enrolments, lessonProgress, lessons, levels, payments } from "../db/schema";
-import { FOLLOWING, recomputeProgress, type Enrolment } from "../enrolments";
-
-/** Not enrolled (or not yet paid), not the course's team: the lessons stay closed. */
-export class LessonAccessError extends Error {
-  constructor(
-    readonly kind: "not_found" | "not_enrolled" | "pending_payment" | "paused",
-    readonly courseSlug: string | null = null,
-  ) {
-    super(kind);
-    this.name = "LessonAccessError";
-  }
-}
-
-const lessonCount = sql<number>`(select count(*) from ${lessons} where ${lessons.courseId} = ${courses.id})`.mapWith(Number);
-const lessonsDone = sql<number>`(select count(*) from ${lessonProgress} where ${lessonProgress.enrolmentId} = ${enrolments.id} and ${lessonProgress.completedAt} is not null)`.mapWith(Number);
-
-/** "Mes Formations": the actor's enrolments with their course, newest first; what is left to pay, if anything. */
-export async function listMyEnrolments(db: Database, actor: Actor) {
-  const rows = await db
-    .select({
-      enrolmentId: enrolments.id,
-      status: enrolments.status,
-      progress: enrolments.progress,
-      enrolledAt: enrolments.enrolledAt,
-      completedAt: enrolments.completedAt,
-      lastLessonId: enrolments.lastLessonId,
-      courseId: courses.id,
-      slug: courses.slug,
-      title: courses.title,
-      description: courses.description,
-      durationWeeks: courses.durationWeeks,
-      maxStudents: courses.maxStudents,
-      priceFcfa: courses.priceFcfa,
-      nextLiveAt: courses.nextLiveAt,
-      liveSessionUrl: courses.liveSessionUrl,
-      categoryName: categories.name,
-      lessonCount,
-      lessonsDone,
-    })
-    .from(enrolments)
-    .innerJoin(courses, eq(enrolments.courseId, courses.id))
-    .innerJoin(categories, eq(courses.categoryId, categories.id))
-    .where(and(eq(enrolments.userId, actor.id), sql`${enrolments.status} <> 'cancelled'`))
-    .orderBy(desc(enrolments.enrolledAt), desc(enrolments.id));
-  const waiting = rows.filter((row) => row.status === "pending_payment").map((row) => row.enrolmentId);
-  const open = waiting.length
-    ? await db
-        .select({ enrolmentId: payments.enrolmentId, reference: payments.reference, method: payments.method })
-        .from(payments)
-        .where(and(inArray(payments.enrolmentId, waiting), eq(payments.status, "pending")))
-        .orderBy(desc(payments.createdAt))
-    : [];
-  return rows.map((row) => ({ ...row, pendingPayment: open.find((payment) => payment.enrolmentId === row.enrolmentId) ?? null }));
-}
-
-export type MyEnrolment = Awaited<ReturnType<typeof listMyEnrolments>>[number];
-
-/** "Formations Disponibles": published courses, searched and filtered, with the actor's enrolment if any. */
-export async function listAvailableCourses(db: Database, actor: Actor, filters: { q?: string; category?: string } = {}) {
-  const conditions = [eq(courses.status, "published")];
-  const q = filters.q?.trim();
-  if (q) conditions.push(containsText(q, courses.title, courses.description));
-  if (filters.category) conditions.push(eq(categories.slug, filters.category));
-  return db
-    .select({
-      id: courses.id,
-      slug: courses.slug,
-      title: courses.title,
-      description: courses.description,
-      priceFcfa: courses.priceFcfa,
-      durationWeeks: courses.durationWeeks,
-      studentCount: courses.studentCount,
-      maxStudents: courses.maxStudents,
-      categorySlug: categories.slug,
-      categoryName: categories.name,
-      levelName: levels.name,
-      enrolmentStatus: enrolments.status,
-    })
-    .from(courses)
-    .innerJoin(categories, eq(courses.categoryId, categories.id))
-    .innerJoin(levels, eq(courses.levelId, levels.id))
-    .leftJoin(enrolments, and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, actor.id)))
-    .where(and(...conditions))
-    .orderBy(asc(courses.position), asc(courses.id));
-}
-
 /**
- * A course as its learner follows it: the lessons with what is done, and where to resume. Open to
- * a learner with an active or completed enrolment, and to the course's teacher and admins (a
- * preview: nothing is recorded for them). Anyone else: a LessonAccessError saying why.
+ * Learning: enrolments (who follows which course, seats, opening and closing), progress through
+ * the lessons, what the learner sees (Mes Formations, the course home, the player, the dashboard)
+ * and who may read a lesson's files. Owns the enrolments and lesson_progress tables.
  */
-export async function getLearnerCourse(db: Database, actor: Actor, slug: string) {
-  const [course] = await db
-    .select({
-      id: courses.id,
-      slug: courses.slug,
-      title: courses.title,
-      description: courses.description,
-      status: courses.status,
-      instructorId: courses.instructorId,
-      liveSessionUrl: courses.liveSessionUrl,
-      nextLiveAt: courses.nextLiveAt,
-      categoryName: categories.name,
-    })
-    .from(courses)
-    .innerJoin(categories, eq(courses.categoryId, categories.id))
-    .where(eq(courses.slug, slug));
-  if (!course) throw new LessonAccessError("not_found");
-  const [enrolment] = await db
-    .select()
-    .from(enrolments)
-    .where(and(eq(enrolments.userId, actor.id), eq(enrolments.courseId, course.id)));
-  const following = enrolment && FOLLOWING.includes(enrolment.status);
-  const team = canManageCourse(actor, course);
-  if (!following && !team) {
-    if (enrolment?.status === "pending_payment") throw new LessonAccessError("pending_payment", slug);
-    if (enrolment?.status === "paused") throw new LessonAccessError("paused", slug);
-    if (course.status !== "published") throw new LessonAccessError("not_found");
-    throw new LessonAccessError("not_enrolled", slug);
-  }
-  const outline = await db
-    .select({
-      id: lessons.id,
-      title: lessons.title,
-      durationMinutes: lessons.durationMinutes,
-      isFree: lessons.isFree,
-      completedAt: lessonProgress.completedAt,
-      positionSeconds: lessonProgress.positionSeconds,
-    })
-    .from(lessons)
-    .leftJoin(lessonProgress, and(eq(lessonProgress.lessonId, lessons.id), eq(lessonProgress.enrolmentId, enrolment?.id ?? -1)))
-    .where(eq(lessons.courseId, course.id))
-    .orderBy(asc(lessons.position), asc(lessons.id));
-  const resumeLesson =
-    outline.find((lesson) => lesson.id === enrolment?.lastLessonId) ?? outline.find((lesson) => !lesson.completedAt) ?? outline[0] ?? null;
-  return {
-    course,
-    enrolment: following ? enrolment! : null,
-    lessons: outline.map((lesson) => ({ ...lesson, done: lesson.completedAt !== null })),
-    resume: resumeLesson ? { lessonId: resumeLesson.id, positionSeconds: resumeLesson.positionSeconds ?? 0 } : null,
-  };
-}
-
-/**
- * One lesson in the player, with its neighbours. Opening it makes it the place "Continuer"
- * resumes from.
- */
-export async function openLesson(db: Database, actor: Actor, slug: string, lessonId: number, now = new Date()) {
-  const learner = await getLearnerCourse(db, actor, slug);
-  const index = learner.lessons.findIndex((lesson) => lesson.id === lessonId);
-  if (index < 0) throw new LessonAccessError("not_found");
-  const content = await getLessonContent(db, learner.course.id, lessonId);
-  if (!content) throw new LessonAccessError("not_found");
-  if (learner.enrolment && learner.enrolment.lastLessonId !== lessonId) {
-    await db.update(enrolments).set({ lastLessonId: lessonId, updatedAt: now }).where(eq(enrolments.id, learner.enrolment.id));
-  }
-  return {
-    ...learner,
-    lesson: { ...content, done: learner.lessons[index]!.done, positionSeconds: learner.lessons[index]!.positionSeconds ?? 0 },
-    previous: learner.lessons[index - 1] ?? null,
-    next: learner.lessons[index + 1] ?? null,
-  };
-}
-
-async function learnerEnrolment(db: Database, actor: Actor, lessonId: number): Promise<{ enrolment: Enrolment; slug: string } | null> {
-  const [row] = await db
-    .select({ enrolment: enrolments, slug: courses.slug })
-    .from(lessons)
-    .innerJoin(courses, eq(lessons.courseId, courses.id))
-    .innerJoin(enrolments, and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, actor.id)))
-    .where(and(eq(lessons.id, lessonId), inArray(enrolments.status, FOLLOWING)));
-  return row ?? null;
-}
-
-/** "Marquer comme terminé" (or undo it): the lesson's state, then the course's progress. */
-export async function setLessonDone(db: Database, actor: Actor, lessonId: number, done: boolean, now = new Date()) {
-  return db.transaction(async (tx) => {
-    const found = await learnerEnrolment(tx, actor, lessonId);
-    if (!found) throw new LessonAccessError("not_enrolled");
-    await tx
-      .insert(lessonProgress)
-      .values({ enrolmentId: found.enrolment.id, lessonId, completedAt: done ? now : null, updatedAt: now })
-      .onConflictDoUpdate({
-        target: [lessonProgress.enrolmentId, lessonProgress.lessonId],
-        // Marking a done lesson done again keeps its first date.
-        set: { completedAt: done ? sql`coalesce(${lessonProgress.completedAt}, ${now})` : null, updatedAt: now },
-      });
-    await tx.update(enrolments).set({ lastLessonId: lessonId, updatedAt: now }).where(eq(enrolments.id, found.enrolment.id));
-    const enrolment = await recomputeProgress(tx, found.enrolment.id, now);
-    return { enrolment: enrolment!, slug: found.slug };
-  });
-}
-
-/** Where the video stopped (sent by the player every few seconds and on leaving). */
-export async function saveVideoPosition(db: Database, actor: Actor, lessonId: number, seconds: number, now = new Date()) {
-  const position = Math.max(0, Math.min(Math.floor(seconds), 24 * 60 * 60));
-  const found = await learnerEnrolment(db, actor, lessonId);
-  if (!found) throw new LessonAccessError("not_enrolled");
-  await db
-    .insert(lessonProgress)
-    .values({ enrolmentId: found.enrolment.id, lessonId, positionSeconds: position, updatedAt: now })
-    .onConflictDoUpdate({ target: [lessonProgress.enrolmentId, lessonProgress.lessonId], set: { positionSeconds: position, updatedAt: now } });
-  if (found.enrolment.lastLessonId !== lessonId) {
-    await db.update(enrolments).set({ lastLessonId: lessonId, updatedAt: now }).where(eq(enrolments.id, found.enrolment.id));
-  }
-}
-
-/** The first day of the month `offset` months before `now`'s (UTC: Bamako keeps UTC all year). */
-function monthStart(now: Date, offset: number): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - offset, 1));
-}
-
-const monthLabel = new Intl.DateTimeFormat("fr-FR", { month: "short", timeZone: "UTC" });
-
-/**
- * The student dashboard, from the learner's own records: the four cards, the progress at the end
- * of each of the last six months, the domains of their courses, and the courses in progress.
- */
-export async function getStudentDashboard(db: Database, actor: Actor, now = new Date()) {
-  const mine = await listMyEnrolments(db, actor);
-  const started = mine.filter((row) => FOLLOWING.includes(row.status) || row.status === "paused");
-  const active = mine.filter((row) => row.status === "active");
-  const thisMonth = monthStart(now, 0);
-
-  const completedLessons = started.length
-    ? await db
-        .select({ enrolmentId: lessonProgress.enrolmentId, completedAt: lessonProgress.completedAt, minutes: lessons.durationMinutes })
-        .from(lessonProgress)
-        .innerJoin(lessons, eq(lessonProgress.lessonId, lessons.id))
-        .where(and(inArray(lessonProgress.enrolmentId, started.map((row) => row.enrolmentId)), isNotNull(lessonProgress.completedAt)))
-    : [];
-  const activations = started.length
-    ? await db
-        .select({ id: enrolments.id, activatedAt: enrolments.activatedAt })
-        .from(enrolments)
-        .where(inArray(enrolments.id, started.map((row) => row.enrolmentId)))
-    : [];
-
-  // Progress at each month's end: for the courses started by then, the share of lessons done by then.
-  const monthly = Array.from({ length: 6 }, (_, index) => {
-    const start = monthStart(now, 5 - index);
-    const end = index === 5 ? now : monthStart(now, 4 - index);
-    const running = started.filter((row) => {
-      const activatedAt = activations.find((entry) => entry.id === row.enrolmentId)?.activatedAt;
-      return activatedAt && activatedAt < end && row.lessonCount > 0;
-    });
-    const shares = running.map((row) => completedLessons.filter((lesson) => lesson.enrolmentId === row.enrolmentId && lesson.completedAt! < end).length / row.lessonCount);
-    const average = shares.length ? Math.round((shares.reduce((sum, share) => sum + share, 0) / shares.length) * 100) : 0;
-    return { month: monthLabel.format(start).replace(".", ""), progress: average };
-  });
-
-  const byDomain = new Map<string, number>();
-  for (const row of started) byDomain.set(row.categoryName, (byDomain.get(row.categoryName) ?? 0) + 1);
-  const domains = [...byDomain.entries()]
-    .map(([name, courseCount]) => ({ name, courses: courseCount, share: Math.round((courseCount / started.length) * 100) }))
-    .sort((a, b) => b.courses - a.courses || a.name.localeCompare(b.name, "fr"));
-
-  const progressed = started.filter((row) => FOLLOWING.includes(row.status));
-  return {
-    activeCourses: active.length,
-    startedThisMonth: activations.filter((entry) => entry.activatedAt && entry.activatedAt >= thisMonth).length,
-    averageProgress: progressed.length ? Math.round(progressed.reduce((sum, row) => sum + row.progress, 0) / progressed.length) : 0,
-    certificates: 0,
-    studyMinutes: completedLessons.reduce((sum, lesson) => sum + lesson.minutes, 0),
-    monthly,
-    domains,
-    inProgress: active.map((row) => ({
-      slug: row.slug,
-      title: row.title,
-      progress: row.progress,
-      lessonsDone: row.lessonsDone,
-      lessonCount: row.lessonCount,
-      nextLiveAt: row.nextLiveAt && row.nextLiveAt > now ? row.nextLiveAt : null,
-    })),
-    pendingPayments: mine.filter((row) => row.status === "pending_payment"),
-  };
-}
+export {
+  activateEnrolment,
+  cancelEnrolment,
+  FOLLOWING,
+  followsCourse,
+  getEnrolment,
+  recomputeCourseProgress,
+  recomputeProgress,
+  seatsLeft,
+  startEnrolment,
+  type Enrolment,
+  type EnrolmentStart,
+  type EnrolmentStatus,
+} from "./enrolments";
+export { COMPLETION_CHECK_QUEUE, requestCompletionCheck, type CompletionCheck } from "./completion";
+export { getReadableFile } from "./file-access";
+export {
+  getLearnerCourse,
+  getLessonForViewer,
+  getStudentDashboard,
+  listAvailableCourses,
+  listMyEnrolments,
+  openLesson,
+  saveVideoPosition,
+  setLessonDone,
+  type MyEnrolment,
+} from "./learner";

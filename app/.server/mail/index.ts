@@ -75,7 +75,10 @@ export async function sendMail(db: Database, env: MailEnv, message: MailMessage)
   const { attachments = [], ...rest } = message;
   const [row] = await db
     .insert(mailOutbox)
-    .values({ ...rest, attachments: attachments.map(({ filename, contentType, content }) => ({ filename, contentType, size: content.length })) })
+    .values({
+      ...rest,
+      attachments: attachments.map(({ filename, contentType, content }) => ({ filename, contentType, size: content.length })),
+    })
     .returning({ id: mailOutbox.id });
   if (env.LOG_LEVEL !== "silent" && process.env.NODE_ENV !== "test") {
     const links = extractLinks(message.text);

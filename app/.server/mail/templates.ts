@@ -64,13 +64,13 @@ function hello(firstName?: string | null) {
 export function verificationMail(args: { to: string; firstName?: string | null; url: string; identity: InstituteIdentity }): MailMessage {
   return renderActionMail({
     to: args.to,
-    subject: `Confirmez votre adresse email – ${args.identity.shortName}`,
+    subject: `Confirmez votre adresse e-mail – ${args.identity.shortName}`,
     greeting: hello(args.firstName),
     paragraphs: [
       `Merci de votre inscription sur le site ${ofInstitute(args.identity.name)}.`,
-      "Pour activer votre compte, confirmez votre adresse email en cliquant sur le bouton ci-dessous. Ce lien est valable 24 heures.",
+      "Pour activer votre compte, confirmez votre adresse e-mail en cliquant sur le bouton ci-dessous. Ce lien est valable 24 heures.",
     ],
-    action: { label: "Confirmer mon adresse email", url: args.url },
+    action: { label: "Confirmer mon adresse e-mail", url: args.url },
     footnote: "Si vous n'êtes pas à l'origine de cette inscription, ignorez simplement ce message.",
     identity: args.identity,
   });
@@ -87,6 +87,28 @@ export function passwordResetMail(args: { to: string; firstName?: string | null;
     ],
     action: { label: "Choisir un nouveau mot de passe", url: args.url },
     footnote: "Si vous n'avez rien demandé, ignorez ce message : votre mot de passe reste inchangé.",
+    identity: args.identity,
+  });
+}
+
+/** Sign-in throttling (app/.server/auth/throttle.ts): an account under attack confirms new browsers by this link. */
+export function deviceConfirmationMail(args: {
+  to: string;
+  firstName?: string | null;
+  url: string;
+  identity: InstituteIdentity;
+}): MailMessage {
+  return renderActionMail({
+    to: args.to,
+    subject: `Confirmez votre connexion – ${args.identity.shortName}`,
+    greeting: hello(args.firstName),
+    paragraphs: [
+      "Quelqu'un vient de se connecter à votre compte avec votre mot de passe, depuis un appareil où ce compte n'avait jamais servi. Comme de nombreuses tentatives ont visé votre compte, nous demandons une confirmation.",
+      "Si c'est vous : ouvrez ce lien sur l'appareil où vous voulez vous connecter, confirmez, puis connectez-vous à nouveau. Ce lien est valable 30 minutes et ne sert qu'une fois.",
+    ],
+    action: { label: "Confirmer cet appareil", url: args.url },
+    footnote:
+      "Si ce n'est pas vous, quelqu'un connaît votre mot de passe : ne cliquez pas, et changez-le dès maintenant depuis votre profil (ou par « Mot de passe oublié »).",
     identity: args.identity,
   });
 }

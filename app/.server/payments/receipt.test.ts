@@ -94,7 +94,14 @@ function expectPaidReceipt(text: string) {
 }
 
 function expectRefundedReceipt(text: string) {
-  for (const expected of ["Remboursé le 1er décembre 2026 à 09:30", "N° de reçu", "0042", "Espèces, payées à l'institut", "Moussa Traoré", "120,000 FCFA"]) {
+  for (const expected of [
+    "Remboursé le 1er décembre 2026 à 09:30",
+    "N° de reçu",
+    "0042",
+    "Espèces, payées à l'institut",
+    "Moussa Traoré",
+    "120,000 FCFA",
+  ]) {
     expect(text).toContain(expected);
   }
   expect(text).not.toMatch(/^Payé$/m);

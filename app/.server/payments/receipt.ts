@@ -57,9 +57,23 @@ export function methodLabel(method: ReceiptData["method"], detail: string | null
 const WIN_ANSI_EXTRAS = new Set("€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ");
 // Spaces ICU or a pasted name may carry, and Bambara letters (ɛ ɔ ɲ ŋ) in their older spelling.
 const REPLACEMENTS: Record<string, string> = {
-  "\u2002": " ", "\u2003": " ", "\u2007": " ", "\u2009": " ", "\u200a": " ", "\u202f": "\u00a0",
-  "\u2010": "-", "\u2011": "-", "\u2212": "-",
-  "ɛ": "è", "Ɛ": "È", "ɔ": "ò", "Ɔ": "Ò", "ɲ": "ny", "Ɲ": "Ny", "ŋ": "ng", "Ŋ": "Ng",
+  "\u2002": " ",
+  "\u2003": " ",
+  "\u2007": " ",
+  "\u2009": " ",
+  "\u200a": " ",
+  "\u202f": "\u00a0",
+  "\u2010": "-",
+  "\u2011": "-",
+  "\u2212": "-",
+  ɛ: "è",
+  Ɛ: "È",
+  ɔ: "ò",
+  Ɔ: "Ò",
+  ɲ: "ny",
+  Ɲ: "Ny",
+  ŋ: "ng",
+  Ŋ: "Ng",
 };
 
 /**
@@ -74,7 +88,8 @@ export function toWinAnsi(text: string): string {
     if (REPLACEMENTS[char] !== undefined) out += REPLACEMENTS[char];
     else if ((code >= 0x20 && code < 0x7f) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRAS.has(char)) out += char;
     else if (code === 0x09 || code === 0x0a || code === 0x0d) out += " ";
-    else if (code < 0x20 || (code >= 0x7f && code < 0xa0)) continue; // controls draw as wrong glyphs
+    else if (code < 0x20 || (code >= 0x7f && code < 0xa0))
+      continue; // controls draw as wrong glyphs
     else {
       const base = char.normalize("NFD").replace(/\p{M}/gu, "");
       out += base !== char && [...base].every((c) => (c.codePointAt(0) ?? 0) < 0x100) ? base : "?";
@@ -134,7 +149,11 @@ export async function renderReceiptPdf(data: ReceiptData): Promise<Buffer> {
     .font(FONT.bold)
     .fontSize(20)
     .fillColor("#ffffff")
-    .text(t(institute.shortName), left + contentWidth - badge.width, PAGE.margin + 13, { width: badge.width, align: "center", lineBreak: false });
+    .text(t(institute.shortName), left + contentWidth - badge.width, PAGE.margin + 13, {
+      width: badge.width,
+      align: "center",
+      lineBreak: false,
+    });
 
   doc.font(FONT.bold).fontSize(15).fillColor(COLOR.brandDark).text(t(institute.name), left, PAGE.margin, { width: identityWidth });
   doc.font(FONT.italic).fontSize(10).fillColor(COLOR.muted).text(t(institute.tagline), { width: identityWidth });
@@ -144,7 +163,12 @@ export async function renderReceiptPdf(data: ReceiptData): Promise<Buffer> {
   doc.text(t(`E-mail : ${institute.email}`), { width: identityWidth });
 
   let y = Math.max(doc.y, PAGE.margin + badge.height) + 14;
-  doc.moveTo(left, y).lineTo(left + contentWidth, y).lineWidth(2).strokeColor(COLOR.accent).stroke();
+  doc
+    .moveTo(left, y)
+    .lineTo(left + contentWidth, y)
+    .lineWidth(2)
+    .strokeColor(COLOR.accent)
+    .stroke();
 
   // Title and identifiers.
   y += 24;
@@ -156,14 +180,23 @@ export async function renderReceiptPdf(data: ReceiptData): Promise<Buffer> {
   const valueWidth = contentWidth - labelWidth;
   /** A label and its value side by side; returns the y below the taller of the two. */
   const row = (label: string, value: string, options: { bold?: boolean; color?: string; sub?: string } = {}) => {
-    doc.font(FONT.regular).fontSize(10).fillColor(COLOR.muted).text(t(label), left, y + 1, { width: labelWidth - 10 });
+    doc
+      .font(FONT.regular)
+      .fontSize(10)
+      .fillColor(COLOR.muted)
+      .text(t(label), left, y + 1, { width: labelWidth - 10 });
     const labelBottom = doc.y;
     doc
       .font(options.bold ? FONT.bold : FONT.regular)
       .fontSize(11)
       .fillColor(options.color ?? COLOR.text)
       .text(t(value), valueX, y, { width: valueWidth });
-    if (options.sub) doc.font(FONT.regular).fontSize(9.5).fillColor(COLOR.muted).text(t(options.sub), valueX, doc.y + 1, { width: valueWidth });
+    if (options.sub)
+      doc
+        .font(FONT.regular)
+        .fontSize(9.5)
+        .fillColor(COLOR.muted)
+        .text(t(options.sub), valueX, doc.y + 1, { width: valueWidth });
     y = Math.max(labelBottom, doc.y) + 8;
   };
 
@@ -172,7 +205,12 @@ export async function renderReceiptPdf(data: ReceiptData): Promise<Buffer> {
   row("Date :", formatReceiptDate(data.paidAt));
 
   y += 6;
-  doc.moveTo(left, y).lineTo(left + contentWidth, y).lineWidth(0.75).strokeColor(COLOR.brandBorder).stroke();
+  doc
+    .moveTo(left, y)
+    .lineTo(left + contentWidth, y)
+    .lineWidth(0.75)
+    .strokeColor(COLOR.brandBorder)
+    .stroke();
   y += 14;
 
   row("Apprenant :", data.learner.name, { bold: true, sub: data.learner.email });
@@ -184,7 +222,11 @@ export async function renderReceiptPdf(data: ReceiptData): Promise<Buffer> {
   y += 10;
   const box = { height: 92, padding: 20 };
   doc.roundedRect(left, y, contentWidth, box.height, 8).fillAndStroke(COLOR.brandLight, COLOR.brandBorder);
-  doc.font(FONT.regular).fontSize(10).fillColor(COLOR.muted).text("Montant payé", left + box.padding, y + 18, { lineBreak: false });
+  doc
+    .font(FONT.regular)
+    .fontSize(10)
+    .fillColor(COLOR.muted)
+    .text("Montant payé", left + box.padding, y + 18, { lineBreak: false });
   doc
     .font(FONT.bold)
     .fontSize(30)
@@ -215,12 +257,21 @@ export async function renderReceiptPdf(data: ReceiptData): Promise<Buffer> {
 
   // Footer, kept above the bottom margin so pdfkit doesn't start a second page.
   const footerY = PAGE.height - PAGE.margin - 34;
-  doc.moveTo(left, footerY).lineTo(left + contentWidth, footerY).lineWidth(0.75).strokeColor(COLOR.brandBorder).stroke();
+  doc
+    .moveTo(left, footerY)
+    .lineTo(left + contentWidth, footerY)
+    .lineWidth(0.75)
+    .strokeColor(COLOR.brandBorder)
+    .stroke();
   doc
     .font(FONT.regular)
     .fontSize(10)
     .fillColor(COLOR.text)
-    .text("Ce reçu atteste du paiement de la formation. Conservez-le.", left, footerY + 10, { width: contentWidth, align: "center", lineBreak: false });
+    .text("Ce reçu atteste du paiement de la formation. Conservez-le.", left, footerY + 10, {
+      width: contentWidth,
+      align: "center",
+      lineBreak: false,
+    });
   doc
     .fontSize(8.5)
     .fillColor(COLOR.muted)

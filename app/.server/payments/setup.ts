@@ -25,7 +25,10 @@ export function providerById(payments: Payments, id: string): PaymentProvider | 
 
 export function createPayments(deps: {
   db: Database;
-  env: Pick<Env, "CINETPAY_API_KEY" | "CINETPAY_SITE_ID" | "CINETPAY_SECRET_KEY" | "CINETPAY_API_URL" | "PAYMENT_SANDBOX" | "PUBLIC_URL" | "LOG_LEVEL">;
+  env: Pick<
+    Env,
+    "CINETPAY_API_KEY" | "CINETPAY_SITE_ID" | "CINETPAY_SECRET_KEY" | "CINETPAY_API_URL" | "PAYMENT_SANDBOX" | "PUBLIC_URL" | "LOG_LEVEL"
+  >;
   /** The app's signing secret; the test gateway signs its notifications with a key derived from it. */
   secret: string;
   mailEnv: MailEnv;
@@ -42,7 +45,12 @@ export function createPayments(deps: {
     : null;
   const cinetpay =
     env.CINETPAY_API_KEY && env.CINETPAY_SITE_ID && env.CINETPAY_SECRET_KEY
-      ? createCinetPayProvider({ apiKey: env.CINETPAY_API_KEY, siteId: env.CINETPAY_SITE_ID, secretKey: env.CINETPAY_SECRET_KEY, apiUrl: env.CINETPAY_API_URL })
+      ? createCinetPayProvider({
+          apiKey: env.CINETPAY_API_KEY,
+          siteId: env.CINETPAY_SITE_ID,
+          secretKey: env.CINETPAY_SECRET_KEY,
+          apiUrl: env.CINETPAY_API_URL,
+        })
       : null;
   return { online: cinetpay ?? sandbox, sandbox, publicUrl: env.PUBLIC_URL, mailEnv: deps.mailEnv };
 }

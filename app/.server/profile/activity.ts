@@ -1,7 +1,8 @@
 import { activityLabels, listRecentActivity, type ActivityEvent, type ActivityType } from "../activity";
 import type { Database } from "../db/client";
+import { describeDevice } from "../auth";
+import { formatDateTime, formatRelative } from "~/lib/dates";
 import { isRole, roleLabels } from "~/lib/roles";
-import { describeDevice, formatDateTimeFr, formatRelativeFr } from "./format";
 
 export interface ActivityEntry {
   id: number;
@@ -60,8 +61,8 @@ export async function listActivityEntries(db: Database, userId: string, limit = 
     id: event.id,
     type: event.type,
     label: activityLabels[event.type as ActivityType] ?? event.type,
-    when: formatRelativeFr(event.createdAt, now),
-    at: formatDateTimeFr(event.createdAt),
+    when: formatRelative(event.createdAt, now),
+    at: formatDateTime(event.createdAt),
     iso: event.createdAt.toISOString(),
     detail: detailOf(event),
   }));

@@ -2,10 +2,13 @@ import { eq } from "drizzle-orm";
 import { recordActivity } from "../activity";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";
+import { AppError, validate } from "../errors";
+import { parsePhone } from "~/lib/phone";
 import { isRole, type Role } from "~/lib/roles";
-import { profileUpdateSchema, type ProfileField } from "./schema";
+import { profileMessages, profileUpdateSchema, type ProfileField } from "./schema";
 
-export { normalizeMalianPhone, profileMessages, profileUpdateSchema } from "./schema";
+export { profileMessages, profileUpdateSchema } from "./schema";
+export { listActivityEntries, type ActivityEntry } from "./activity";
 
 /** Who is acting: only the id counts; a profile is always the acting user's own. */
 export interface ProfileActor {
@@ -22,6 +25,8 @@ export interface Profile {
   role: Role | null;
   emailVerified: boolean;
   twoFactorEnabled: boolean;
+  /** "Économie de données": videos in low quality, nothing loaded before play. */
+  dataSaver: boolean;
   createdAt: Date;
 }
 
@@ -34,8 +39,21 @@ const profileColumns = {
   role: users.role,
   emailVerified: users.emailVerified,
   twoFactorEnabled: users.twoFactorEnabled,
+  dataSaver: users.dataSaver,
   createdAt: users.createdAt,
 };
+
+/** Whether the acting user asked to save data (false for anyone else, or a deleted account). */
+export async function getDataSaver(db: Database, actor: ProfileActor | null): Promise<boolean> {
+  if (!actor) return false;
+  const [row] = await db.select({ dataSaver: users.dataSaver }).from(users).where(eq(users.id, actor.id));
+  return row?.dataSaver ?? false;
+}
+
+/** Turns "Économie de données" on or off for the acting user only. */
+export async function setDataSaver(db: Database, actor: ProfileActor, on: boolean, now = new Date()): Promise<void> {
+  await db.update(users).set({ dataSaver: on, updatedAt: now }).where(eq(users.id, actor.id));
+}
 
 /** The acting user's own profile, or null if the account no longer exists. */
 export async function getProfile(db: Database, actor: ProfileActor): Promise<Profile | null> {
@@ -46,41 +64,25 @@ export async function getProfile(db: Database, actor: ProfileActor): Promise<Pro
 
 export type ProfileFormValues = { firstName: string; lastName: string; phone: string };
 
-export type UpdateProfileResult =
-  | { ok: true; profile: Profile; changed: ProfileField[] }
-  | { ok: false; reason: "invalid"; errors: Partial<Record<ProfileField, string>>; values: ProfileFormValues }
-  | { ok: false; reason: "not_found" };
-
-function asText(value: unknown): string {
-  return typeof value === "string" ? value : "";
+/** What was typed, as text, to send back beside the messages when the form is refused. */
+export function profileFormValues(input: Record<string, unknown>): ProfileFormValues {
+  const text = (value: unknown) => (typeof value === "string" ? value : "");
+  return { firstName: text(input.firstName), lastName: text(input.lastName), phone: text(input.phone) };
 }
 
 /**
- * Updates the acting user's first name, last name and phone; nothing else can be changed here
- * (e-mail, role and any id in the input are ignored: the row updated is always `actor.id`).
- * Records a "profile_updated" activity naming the changed fields, in the same transaction.
+ * Updates the acting user's first name, last name and phone (stored in E.164); nothing else can
+ * be changed here (e-mail, role and any id in the input are ignored: the row updated is always
+ * `actor.id`). Records a "profile_updated" activity naming the changed fields, in the same
+ * transaction. Bad input is an AppError "invalid" with a French message per field.
  */
 export async function updateProfile(
   db: Database,
   actor: ProfileActor,
   input: Record<string, unknown>,
   meta: { ipAddress?: string | null; userAgent?: string | null } = {},
-): Promise<UpdateProfileResult> {
-  const values: ProfileFormValues = {
-    firstName: asText(input.firstName),
-    lastName: asText(input.lastName),
-    phone: asText(input.phone),
-  };
-  const parsed = profileUpdateSchema.safeParse(values);
-  if (!parsed.success) {
-    const errors: Partial<Record<ProfileField, string>> = {};
-    for (const issue of parsed.error.issues) {
-      const field = issue.path[0] as ProfileField | undefined;
-      if (field && !errors[field]) errors[field] = issue.message;
-    }
-    return { ok: false, reason: "invalid", errors, values };
-  }
-  const next = parsed.data;
+): Promise<{ profile: Profile; changed: ProfileField[] }> {
+  const next = validate(profileUpdateSchema, profileFormValues(input), profileMessages.updateFailed);
 
   return db.transaction(async (tx) => {
     const [current] = await tx
@@ -88,8 +90,10 @@ export async function updateProfile(
       .from(users)
       .where(eq(users.id, actor.id))
       .for("update");
-    if (!current) return { ok: false as const, reason: "not_found" as const };
-    const changed = (Object.keys(next) as ProfileField[]).filter((field) => (current[field] ?? null) !== next[field]);
+    if (!current) throw AppError.notFound(profileMessages.loadFailed);
+    // A number stored before E.164 ("+223 76 12 34 56") is the same number, not a change.
+    const stored = { ...current, phone: current.phone && (parsePhone(current.phone)?.e164 ?? current.phone) };
+    const changed = (Object.keys(next) as ProfileField[]).filter((field) => (stored[field] ?? null) !== next[field]);
     await tx
       .update(users)
       .set({
@@ -108,6 +112,6 @@ export async function updateProfile(
       details: { fields: changed },
     });
     const profile = await getProfile(tx as unknown as Database, actor);
-    return { ok: true as const, profile: profile!, changed };
+    return { profile: profile!, changed };
   });
 }

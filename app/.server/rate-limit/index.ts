@@ -71,12 +71,38 @@ export async function consumeRateLimit(db: Database, key: string, options: RateL
   };
 }
 
+/**
+ * How many attempts `key` has counted in its current window (0 when none, or the window has
+ * ended), without counting one more.
+ */
+export async function peekRateLimit(db: Database, key: string, options: { windowSeconds: number; now?: Date }): Promise<number> {
+  const now = options.now ?? new Date();
+  const [row] = await db.select().from(rateLimits).where(eq(rateLimits.key, key));
+  if (!row || row.windowStartedAt.getTime() <= now.getTime() - options.windowSeconds * 1000) return 0;
+  return row.count;
+}
+
+/** Gives back one attempt counted by `consumeRateLimit` (an attempt that turned out to be no failure). */
+export async function releaseRateLimit(db: Database, key: string): Promise<void> {
+  await db
+    .update(rateLimits)
+    .set({ count: sql`greatest(${rateLimits.count} - 1, 0)` })
+    .where(eq(rateLimits.key, key));
+}
+
 /** Forgets the counter of `key` (e.g. after a successful sign-in). */
 export async function resetRateLimit(db: Database, key: string): Promise<void> {
   await db.delete(rateLimits).where(eq(rateLimits.key, key));
 }
 
-/** Deletes counters whose window started before `before`; call it from a periodic job. */
+/**
+ * Counters whose window started longer ago than this are pruned. The longest window in use is one
+ * hour (sign-up, contact, newsletter); deleting a finished window changes nothing, since the next
+ * attempt would start a new one anyway.
+ */
+export const RATE_LIMIT_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/** Deletes counters whose window started before `before` (the "rate-limits.prune" schedule). */
 export async function pruneRateLimits(db: Database, before: Date): Promise<number> {
   const deleted = await db.delete(rateLimits).where(lt(rateLimits.windowStartedAt, before)).returning({ key: rateLimits.key });
   return deleted.length;

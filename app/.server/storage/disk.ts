@@ -4,7 +4,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { assertSafeKey, StorageNotFoundError, type ByteRange, type FileStorage } from "./storage";
+import { assertSafeKey, storageNotFound, type ByteRange, type FileStorage } from "./storage";
 
 /**
  * Files under `root`. A write goes to a temporary file in `root/.tmp` first and is renamed into
@@ -47,7 +47,7 @@ export function createDiskStorage(root: string): FileStorage {
         throw error;
       }
       const info = await stat(key);
-      if (!info) throw new StorageNotFoundError(key);
+      if (!info) throw storageNotFound(key);
       return info;
     },
     async get(key, range?: ByteRange) {
@@ -57,12 +57,12 @@ export function createDiskStorage(root: string): FileStorage {
       try {
         handle = await fs.open(pathOf(key), "r");
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new StorageNotFoundError(key);
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") throw storageNotFound(key);
         throw error;
       }
       try {
         const info = await handle.stat();
-        if (!info.isFile()) throw new StorageNotFoundError(key);
+        if (!info.isFile()) throw storageNotFound(key);
         const stream = handle.createReadStream(range ? { start: range.start, end: range.end } : {});
         return { stream, size: info.size };
       } catch (error) {

@@ -6,7 +6,7 @@ import { createS3Storage } from "./s3";
 
 import type { FileStorage } from "./storage";
 
-export { assertSafeKey, StorageNotFoundError, type ByteRange, type FileStorage, type StoredObjectInfo } from "./storage";
+export { assertSafeKey, storageNotFound, type ByteRange, type FileStorage, type StoredObjectInfo } from "./storage";
 
 /**
  * DATA_DIR as a folder for files. Tests run with DATA_DIR=memory:// (in-memory database); their
@@ -18,7 +18,9 @@ export function dataFolder(dataDir: string): string {
 }
 
 /** S3 when S3_BUCKET is set, else the local disk under DATA_DIR/files. */
-export function createStorage(env: Pick<Env, "DATA_DIR" | "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY">): FileStorage {
+export function createStorage(
+  env: Pick<Env, "DATA_DIR" | "S3_BUCKET" | "S3_ENDPOINT" | "S3_REGION" | "S3_ACCESS_KEY_ID" | "S3_SECRET_ACCESS_KEY">,
+): FileStorage {
   if (env.S3_BUCKET) {
     return createS3Storage({
       bucket: env.S3_BUCKET,

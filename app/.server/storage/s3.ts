@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { AwsV4Signer } from "aws4fetch";
-import { assertSafeKey, StorageNotFoundError, type ByteRange, type FileStorage } from "./storage";
+import { assertSafeKey, storageNotFound, type ByteRange, type FileStorage } from "./storage";
 
 export interface S3Options {
   /** e.g. https://s3.fr-par.scw.cloud or http://127.0.0.1:9000 (path-style addressing). */
@@ -39,7 +39,8 @@ export function createS3Storage(options: S3Options): FileStorage {
       service: "s3",
     });
     const signed = await signer.sign();
-    const body = init.body === undefined ? undefined : Buffer.isBuffer(init.body) ? init.body : (Readable.toWeb(init.body) as ReadableStream);
+    const body =
+      init.body === undefined ? undefined : Buffer.isBuffer(init.body) ? init.body : (Readable.toWeb(init.body) as ReadableStream);
     return fetch(signed.url, { method, headers: signed.headers, body, duplex: "half" } as RequestInit);
   }
 
@@ -88,7 +89,7 @@ export function createS3Storage(options: S3Options): FileStorage {
       if (response.status === 404) {
         // An unread body holds its pooled connection until garbage collection.
         await response.body?.cancel();
-        throw new StorageNotFoundError(key);
+        throw storageNotFound(key);
       }
       if (!response.ok || !response.body) return failure(response, `GET ${key}`);
       const contentRange = response.headers.get("content-range");

@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { AppError } from "../errors";
 
 /** Bytes `start` to `end` included, as HTTP Range counts them. */
 export interface ByteRange {
@@ -19,7 +20,7 @@ export interface FileStorage {
   readonly kind: "disk" | "s3";
   /** Stores `body` under `key` (replacing it); a stream is never held in memory whole. */
   put(key: string, body: Readable | Buffer, contentType: string): Promise<StoredObjectInfo>;
-  /** The object's bytes (all, or `range`) and its full size; a StorageNotFoundError when absent. */
+  /** The object's bytes (all, or `range`) and its full size; an AppError "not_found" when absent. */
   get(key: string, range?: ByteRange): Promise<{ stream: Readable; size: number }>;
   /** Size and date, or null when absent. */
   stat(key: string): Promise<StoredObjectInfo | null>;
@@ -27,11 +28,9 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
 }
 
-export class StorageNotFoundError extends Error {
-  constructor(key: string) {
-    super(`Objet introuvable : ${key}`);
-    this.name = "StorageNotFoundError";
-  }
+/** An absent object: "not found", like anything else absent (the key stays in the server's log only). */
+export function storageNotFound(key: string): AppError {
+  return new AppError("not_found", "Fichier introuvable.", { reason: "storage_missing", cause: new Error(`no object ${key}`) });
 }
 
 /** Path-like keys of plain segments (letters, digits, "_", "-", "."), never "." or "..". */

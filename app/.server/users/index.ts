@@ -1,18 +1,20 @@
-import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, ilike, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { roleLabels, type Role } from "~/lib/roles";
+import { formatNumericDate, isoDay, startOfMonth } from "~/lib/dates";
+import { isRole, roleLabels, type Role } from "~/lib/roles";
 import type { Database } from "../db/client";
 import { recordActivity, type ActivityType } from "../activity";
 import { containsText } from "../db/like";
 import { accounts, auditLog, sessions, users, verifications } from "../db/schema";
-import { toCsv } from "./csv";
+import { toCsv } from "../http/csv";
 import type { Actor } from "../auth/actor";
-import { UsersError, usersMessages } from "./errors";
+import { createAccount, newAccountId, randomAlphanumeric } from "../auth";
+import { AppError, validate } from "../errors";
+import { assertCanManageUsers, assertNotSelfDeactivation, assertNotSelfDemotion, removesAdmin, usersMessages } from "./policy";
 import { sendInvitationMail, type InvitationEnv } from "./invitation";
 import { newUserSchema, type NewUserInput, type UserFilters } from "./schemas";
 
-export { UsersError, usersMessages } from "./errors";
+export { canManageUsers, usersMessages } from "./policy";
 
 export type { Actor } from "../auth/actor";
 
@@ -28,15 +30,6 @@ export const PAGE_SIZE = 50;
 /** An invitation link stays valid for a week (a password reset link for an hour). */
 export const INVITATION_TTL_SECONDS = 7 * 24 * 60 * 60;
 
-/** Defence in depth: the routes guard too, but every function checks its actor itself. */
-function assertAdmin(actor: Actor | null | undefined): asserts actor is Actor {
-  if (!actor || actor.role !== "admin") throw new UsersError("forbidden", usersMessages.forbidden);
-}
-
-function startOfMonthUtc(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-}
-
 export type UserStats = {
   total: number;
   students: number;
@@ -48,14 +41,14 @@ export type UserStats = {
 
 /** The five stat cards, counted in one query (plus the deactivated accounts shown under the total). */
 export async function getUserStats(db: Database, actor: Actor, now = new Date()): Promise<UserStats> {
-  assertAdmin(actor);
+  assertCanManageUsers(actor);
   const [row] = await db
     .select({
       total: count(),
       students: count(sql`case when ${users.role} = 'user' then 1 end`),
       teachers: count(sql`case when ${users.role} = 'teacher' then 1 end`),
       admins: count(sql`case when ${users.role} = 'admin' then 1 end`),
-      newThisMonth: count(sql`case when ${users.createdAt} >= ${startOfMonthUtc(now).toISOString()} then 1 end`),
+      newThisMonth: count(sql`case when ${users.createdAt} >= ${startOfMonth(now).toISOString()} then 1 end`),
       deactivated: count(sql`case when ${users.banned} then 1 end`),
     })
     .from(users);
@@ -76,7 +69,7 @@ function filterConditions(filters: Partial<UserFilters>): SQL | undefined {
     // "Awa Traoré" finds Awa Traoré too.
     conditions.push(containsText(q, users.email, users.firstName, users.lastName, sql`${users.firstName} || ' ' || ${users.lastName}`));
   }
-  if (filters.role && filters.role !== "all") conditions.push(eq(users.role, filters.role));
+  if (isRole(filters.role)) conditions.push(eq(users.role, filters.role));
   return conditions.length ? and(...conditions) : undefined;
 }
 
@@ -97,7 +90,9 @@ const listColumns = {
   hasSignInMethod,
 };
 
-type ListedRow = { [K in keyof typeof listColumns]: K extends "hasSignInMethod" ? boolean : (typeof users.$inferSelect)[K & keyof typeof users.$inferSelect] };
+type ListedRow = {
+  [K in keyof typeof listColumns]: K extends "hasSignInMethod" ? boolean : (typeof users.$inferSelect)[K & keyof typeof users.$inferSelect];
+};
 
 export type ListedUser = Omit<ListedRow, "hasSignInMethod" | "role"> & { role: Role; status: UserStatus };
 
@@ -108,7 +103,7 @@ function toListedUser({ hasSignInMethod: hasMethod, ...row }: ListedRow): Listed
 
 /** Search (e-mail, first or last name, case-insensitive), role filter, newest first, by pages of 50. */
 export async function listUsers(db: Database, actor: Actor, filters: Partial<UserFilters> = {}) {
-  assertAdmin(actor);
+  assertCanManageUsers(actor);
   const where = filterConditions(filters);
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(users).where(where);
   const pageCount = Math.max(1, Math.ceil(Number(total) / PAGE_SIZE));
@@ -129,7 +124,7 @@ async function lockTarget(tx: Database, userId: string) {
     .from(users)
     .where(eq(users.id, userId))
     .for("update");
-  if (!target) throw new UsersError("not_found", usersMessages.notFound);
+  if (!target) throw AppError.notFound(usersMessages.notFound);
   return target;
 }
 
@@ -147,7 +142,7 @@ async function assertNotLastActiveAdmin(tx: Database, targetId: string) {
     .where(and(eq(users.role, "admin"), eq(users.banned, false), hasSignInMethod))
     .orderBy(users.id)
     .for("update");
-  if (admins.length <= 1 && admins.some((row) => row.id === targetId)) throw new UsersError("last_admin", usersMessages.lastAdmin);
+  if (admins.length <= 1 && admins.some((row) => row.id === targetId)) throw AppError.conflict(usersMessages.lastAdmin, "last_admin");
 }
 
 async function recordTargetActivity(tx: Database, userId: string, type: ActivityType, details: Record<string, unknown>) {
@@ -160,10 +155,10 @@ async function recordTargetActivity(tx: Database, userId: string, type: Activity
  * the same role changes nothing.
  */
 export async function changeUserRole(db: Database, actor: Actor, userId: string, role: Role) {
-  assertAdmin(actor);
+  assertCanManageUsers(actor);
   return db.transaction(async (tx) => {
-    if (userId === actor.id && role !== "admin") throw new UsersError("self_demotion", usersMessages.selfDemotion);
-    if (role !== "admin") await assertNotLastActiveAdmin(tx, userId);
+    assertNotSelfDemotion(actor, userId, role);
+    if (removesAdmin(role)) await assertNotLastActiveAdmin(tx, userId);
     const target = await lockTarget(tx, userId);
     const from = target.role as Role;
     if (from === role) return { changed: false as const, from, to: role };
@@ -179,22 +174,24 @@ export async function changeUserRole(db: Database, actor: Actor, userId: string,
  * Neither one's own account nor the last active admin's.
  */
 export async function deactivateUser(db: Database, actor: Actor, userId: string) {
-  assertAdmin(actor);
+  assertCanManageUsers(actor);
   return db.transaction(async (tx) => {
-    if (userId === actor.id) throw new UsersError("self_deactivation", usersMessages.selfDeactivation);
+    assertNotSelfDeactivation(actor, userId);
     await assertNotLastActiveAdmin(tx, userId);
     const target = await lockTarget(tx, userId);
     const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
     if (target.banned) return { changed: false as const, sessionsEnded: ended.length };
     await tx.update(users).set({ banned: true, bannedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, userId));
-    await tx.insert(auditLog).values({ actorId: actor.id, action: "user_deactivated", targetUserId: userId, details: { sessionsEnded: ended.length } });
+    await tx
+      .insert(auditLog)
+      .values({ actorId: actor.id, action: "user_deactivated", targetUserId: userId, details: { sessionsEnded: ended.length } });
     await recordTargetActivity(tx, userId, "account_deactivated", { byAdmin: true });
     return { changed: true as const, sessionsEnded: ended.length };
   });
 }
 
 export async function reactivateUser(db: Database, actor: Actor, userId: string) {
-  assertAdmin(actor);
+  assertCanManageUsers(actor);
   return db.transaction(async (tx) => {
     const target = await lockTarget(tx, userId);
     if (!target.banned) return { changed: false as const };
@@ -205,28 +202,15 @@ export async function reactivateUser(db: Database, actor: Actor, userId: string)
   });
 }
 
-/** Better Auth's id shape: 32 random alphanumerics. */
-function generateId(length = 32): string {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  const bytes = randomBytes(length * 2);
-  let id = "";
-  for (const byte of bytes) {
-    if (byte >= 248) continue; // 248 = 62 * 4: keep the distribution uniform
-    id += alphabet[byte % 62];
-    if (id.length === length) break;
-  }
-  return id.length === length ? id : generateId(length);
-}
-
 /**
  * A password-setting token in Better Auth's reset-password format (identifier
  * "reset-password:<token>", value = user id): the link opens /auth in recovery mode, whose form
  * posts it to Better Auth's own reset endpoint, which creates the credential account.
  */
 async function createInvitationToken(tx: Database, userId: string, now: Date) {
-  const token = generateId(24);
+  const token = randomAlphanumeric(24);
   await tx.insert(verifications).values({
-    id: generateId(),
+    id: newAccountId(),
     identifier: `reset-password:${token}`,
     value: userId,
     expiresAt: new Date(now.getTime() + INVITATION_TTL_SECONDS * 1000),
@@ -236,60 +220,32 @@ async function createInvitationToken(tx: Database, userId: string, now: Date) {
   return token;
 }
 
-export type CreateUserResult =
-  | { ok: true; user: { id: string; email: string; firstName: string; lastName: string; role: Role } }
-  | { ok: false; errors: Record<string, string> };
-
 /**
- * The "Nouvel utilisateur" dialog: an account without a password, its e-mail marked verified
- * (the invitation is sent to that address and is the only way in), and an invitation mail whose
- * link lets the person choose a password. A duplicate e-mail is a field error, not an exception.
+ * The "Nouvel utilisateur" dialog: an account without a password (created the one way accounts
+ * are, auth's `createAccount`), its e-mail marked verified (the invitation is sent to that address
+ * and is the only way in), and an invitation mail whose link lets the person choose a password.
+ * Bad input is an AppError "invalid"; an address already taken, a conflict on the e-mail field.
  */
-export async function createUser(db: Database, actor: Actor, input: unknown, env: InvitationEnv): Promise<CreateUserResult> {
-  assertAdmin(actor);
-  const parsed = newUserSchema.safeParse(input);
-  if (!parsed.success) {
-    const errors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
-    return { ok: false, errors };
-  }
-  const data: NewUserInput = parsed.data;
+export async function createUser(db: Database, actor: Actor, input: unknown, env: InvitationEnv) {
+  assertCanManageUsers(actor);
+  const data: NewUserInput = validate(newUserSchema, input);
   const now = new Date();
-  let created: { id: string; token: string };
-  try {
-    created = await db.transaction(async (tx) => {
-      const [existing] = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${data.email}`);
-      if (existing) throw new UsersError("duplicate_email", usersMessages.duplicateEmail, "email");
-      const id = generateId();
-      await tx.insert(users).values({
-        id,
-        name: `${data.firstName} ${data.lastName}`,
-        email: data.email,
-        emailVerified: true,
-        firstName: data.firstName,
-        lastName: data.lastName,
-        role: data.role,
-        createdAt: now,
-        updatedAt: now,
-      });
-      const token = await createInvitationToken(tx, id, now);
-      await tx.insert(auditLog).values({ actorId: actor.id, action: "user_created", targetUserId: id, details: { email: data.email, role: data.role } });
-      await recordTargetActivity(tx, id, "account_created", { role: data.role, byAdmin: true });
-      return { id, token };
-    });
-  } catch (error) {
-    if (error instanceof UsersError && error.field) return { ok: false, errors: { [error.field]: error.message } };
-    // Two admins creating the same address at once: the unique index decides.
-    if (isUniqueViolation(error)) return { ok: false, errors: { email: usersMessages.duplicateEmail } };
-    throw error;
-  }
+  const created = await db.transaction(async (tx) => {
+    const { id } = await createAccount(tx as unknown as Database, { ...data, emailVerified: true }, now);
+    const token = await createInvitationToken(tx as unknown as Database, id, now);
+    await tx
+      .insert(auditLog)
+      .values({ actorId: actor.id, action: "user_created", targetUserId: id, details: { email: data.email, role: data.role } });
+    await recordTargetActivity(tx, id, "account_created", { role: data.role, byAdmin: true });
+    return { id, token };
+  });
   await sendInvitationMail(db, env, { to: data.email, firstName: data.firstName, role: data.role, token: created.token });
-  return { ok: true, user: { id: created.id, email: data.email, firstName: data.firstName, lastName: data.lastName, role: data.role } };
+  return { user: { id: created.id, email: data.email, firstName: data.firstName, lastName: data.lastName, role: data.role } };
 }
 
 /** A new invitation for an account that has not set a password yet (the old link stops working). */
 export async function resendInvitation(db: Database, actor: Actor, userId: string, env: InvitationEnv) {
-  assertAdmin(actor);
+  assertCanManageUsers(actor);
   const now = new Date();
   const result = await db.transaction(async (tx) => {
     const target = await lockTarget(tx, userId);
@@ -306,41 +262,41 @@ export async function resendInvitation(db: Database, actor: Actor, userId: strin
   return { sent: true as const };
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-  }
-  return false;
-}
-
-const dateFormatter = new Intl.DateTimeFormat("fr-FR", { timeZone: "Africa/Bamako", day: "2-digit", month: "2-digit", year: "numeric" });
-
-export const CSV_HEADER = ["Prénom", "Nom", "Email", "Téléphone", "Rôle", "Statut", "Date d'inscription"] as const;
+export const CSV_HEADER = ["Prénom", "Nom", "E-mail", "Téléphone", "Rôle", "Statut", "Date d'inscription"] as const;
 
 /** The users CSV (same filters as the list, every page), named utilisateurs-YYYY-MM-DD.csv. */
 export async function exportUsersCsv(db: Database, actor: Actor, filters: Partial<UserFilters> = {}, now = new Date()) {
-  assertAdmin(actor);
-  const rows = await db
-    .select(listColumns)
-    .from(users)
-    .where(filterConditions(filters))
-    .orderBy(desc(users.createdAt), desc(users.id));
+  assertCanManageUsers(actor);
+  const rows = await db.select(listColumns).from(users).where(filterConditions(filters)).orderBy(desc(users.createdAt), desc(users.id));
   const body = toCsv(
     CSV_HEADER,
     rows.map((raw) => {
       const row = toListedUser(raw as ListedRow);
-      return [row.firstName, row.lastName, row.email, row.phone, roleLabels[row.role] ?? row.role, statusLabels[row.status], dateFormatter.format(row.createdAt)];
+      return [
+        row.firstName,
+        row.lastName,
+        row.email,
+        row.phone,
+        roleLabels[row.role] ?? row.role,
+        statusLabels[row.status],
+        formatNumericDate(row.createdAt),
+      ];
     }),
   );
-  await db.insert(auditLog).values({ actorId: actor.id, action: "users_exported", targetUserId: null, details: { count: rows.length, q: filters.q ?? "", role: filters.role ?? "all" } });
-  return { filename: `utilisateurs-${now.toISOString().slice(0, 10)}.csv`, body, count: rows.length };
+  await db.insert(auditLog).values({
+    actorId: actor.id,
+    action: "users_exported",
+    targetUserId: null,
+    details: { count: rows.length, q: filters.q ?? "", role: filters.role ?? "all" },
+  });
+  return { filename: `utilisateurs-${isoDay(now)}.csv`, body, count: rows.length };
 }
 
 export type AuditEntry = Awaited<ReturnType<typeof listAuditLog>>[number];
 
 /** The latest admin actions, with the names of who did them and to whom. */
 export async function listAuditLog(db: Database, actor: Actor, limit = 20) {
-  assertAdmin(actor);
+  assertCanManageUsers(actor);
   const actorUser = alias(users, "actor_user");
   const targetUser = alias(users, "target_user");
   return db

@@ -21,6 +21,10 @@ export async function sendInvitationMail(
 ) {
   const identity = await loadInstituteIdentity(db);
   const url = invitationUrl(env.PUBLIC_URL, invitation.token);
-  await sendMail(db, env, invitationMail({ to: invitation.to, firstName: invitation.firstName, url, roleLabel: roleLabels[invitation.role], identity }));
+  await sendMail(
+    db,
+    env,
+    invitationMail({ to: invitation.to, firstName: invitation.firstName, url, roleLabel: roleLabels[invitation.role], identity }),
+  );
   return { url };
 }

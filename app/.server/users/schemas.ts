@@ -3,13 +3,11 @@ import { roles } from "~/lib/roles";
 
 /** Filters of the user list, read from the query string; anything unknown falls back to "all". */
 export const userFiltersSchema = z.object({
-  q: z
-    .string()
-    .trim()
-    .max(100)
-    .catch("")
-    .default(""),
-  role: z.enum(["all", ...roles]).catch("all").default("all"),
+  q: z.string().trim().max(100).catch("").default(""),
+  role: z
+    .enum(["all", ...roles])
+    .catch("all")
+    .default("all"),
   page: z.coerce.number().int().min(1).max(10_000).catch(1).default(1),
 });
 export type UserFilters = z.infer<typeof userFiltersSchema>;
@@ -51,7 +49,13 @@ const userId = z.string().trim().min(1).max(100);
 /** Every form of /admin/users posts an `intent`; one schema per intent. */
 export const userActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("change-role"), userId, role: roleSchema }),
-  z.object({ intent: z.literal("create"), firstName: z.string().optional(), lastName: z.string().optional(), email: z.string().optional(), role: z.string().optional() }),
+  z.object({
+    intent: z.literal("create"),
+    firstName: z.string().optional(),
+    lastName: z.string().optional(),
+    email: z.string().optional(),
+    role: z.string().optional(),
+  }),
   z.object({ intent: z.literal("deactivate"), userId }),
   z.object({ intent: z.literal("reactivate"), userId }),
   z.object({ intent: z.literal("resend-invitation"), userId }),

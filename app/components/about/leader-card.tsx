@@ -15,12 +15,21 @@ export interface Leader {
 
 export function LeaderCard({ leader }: { leader: Leader }) {
   return (
-    <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition motion-safe:hover:-translate-y-1 hover:shadow-md">
+    <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition hover:shadow-md motion-safe:hover:-translate-y-1">
       {/* Decorative dots that drift on hover (CSS only; still under prefers-reduced-motion). */}
-      <span aria-hidden="true" className="pointer-events-none absolute -top-12 -right-12 size-24 rounded-full bg-brand-50 transition-transform duration-500 motion-safe:group-hover:scale-125" />
-      <span aria-hidden="true" className="pointer-events-none absolute -bottom-3 -left-3 size-6 rounded-full bg-accent-500/30 transition-transform duration-700 motion-safe:group-hover:-translate-y-2 motion-safe:group-hover:translate-x-2" />
+      <span
+        aria-hidden="true"
+        className="pointer-events-none absolute -top-12 -right-12 size-24 rounded-full bg-brand-50 transition-transform duration-500 motion-safe:group-hover:scale-125"
+      />
+      <span
+        aria-hidden="true"
+        className="pointer-events-none absolute -bottom-3 -left-3 size-6 rounded-full bg-accent-500/30 transition-transform duration-700 motion-safe:group-hover:translate-x-2 motion-safe:group-hover:-translate-y-2"
+      />
       <div className="relative flex items-center gap-4">
-        <div aria-hidden="true" className="flex size-16 shrink-0 items-center justify-center rounded-full bg-brand-700 text-xl font-bold text-white">
+        <div
+          aria-hidden="true"
+          className="flex size-16 shrink-0 items-center justify-center rounded-full bg-brand-700 text-xl font-bold text-white"
+        >
           {initialsOf(leader.name)}
         </div>
         <div className="min-w-0">

@@ -16,8 +16,8 @@ export function LegalPage({ title, intro, sections }: { title: string; intro: Re
         <div role="note" className="mt-6 flex gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900">
           <TriangleAlert className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
           <p>
-            <strong>Texte provisoire.</strong> Ce document est un modèle : il doit être complété et validé par le service
-            juridique de l'institut avant la mise en service du site.
+            <strong>Texte provisoire.</strong> Ce document est un modèle : il doit être complété et validé par le service juridique de
+            l'institut avant la mise en service du site.
           </p>
         </div>
         <div className="mt-6 text-lg leading-relaxed text-slate-700">{intro}</div>
@@ -44,12 +44,21 @@ export function LegalPage({ title, intro, sections }: { title: string; intro: Re
           </section>
         ))}
         <p className="mt-12 border-t border-slate-200 pt-6 text-sm text-slate-600">
-          Voir aussi : <Link to="/mentions-legales" className="text-brand-700 underline">mentions légales</Link>,{" "}
-          <Link to="/confidentialite" className="text-brand-700 underline">politique de confidentialité</Link>,{" "}
-          <Link to="/conditions-utilisation" className="text-brand-700 underline">conditions d'utilisation</Link>.
+          Voir aussi :{" "}
+          <Link to="/mentions-legales" className="text-brand-700 underline">
+            mentions légales
+          </Link>
+          ,{" "}
+          <Link to="/confidentialite" className="text-brand-700 underline">
+            politique de confidentialité
+          </Link>
+          ,{" "}
+          <Link to="/conditions-utilisation" className="text-brand-700 underline">
+            conditions d'utilisation
+          </Link>
+          .
         </p>
       </article>
     </main>
   );
 }
-

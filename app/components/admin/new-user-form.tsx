@@ -63,7 +63,9 @@ export function NewUserForm({
         {(props) => <Input type="email" autoComplete="off" inputMode="email" defaultValue={values?.email} maxLength={254} {...props} />}
       </Field>
       <Field label="Rôle" name="role" id={`${idPrefix}-role`} required error={errors?.role}>
-        {(props) => <Select options={roleOptions} defaultValue={values?.role && values.role in roleLabels ? values.role : "user"} {...props} />}
+        {(props) => (
+          <Select options={roleOptions} defaultValue={values?.role && values.role in roleLabels ? values.role : "user"} {...props} />
+        )}
       </Field>
       <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
         {onCancel && (
@@ -72,7 +74,10 @@ export function NewUserForm({
           </Button>
         )}
         {cancelHref && (
-          <a href={cancelHref} className="inline-flex min-h-11 items-center justify-center rounded-md px-4 font-medium text-brand-700 hover:bg-brand-50">
+          <a
+            href={cancelHref}
+            className="inline-flex min-h-11 items-center justify-center rounded-md px-4 font-medium text-brand-700 hover:bg-brand-50"
+          >
             Annuler
           </a>
         )}

@@ -20,17 +20,26 @@ export function UserStats({ stats }: { stats: UserStatsView }) {
         Statistiques des utilisateurs
       </h2>
       <dl className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-5">
-      <StatCard
-        label="Total utilisateurs"
-        wide
-        value={stats.total}
-        note={stats.deactivated > 0 ? `dont ${plural(stats.deactivated, "compte désactivé", "comptes désactivés")}` : "Tous les comptes sont actifs"}
-        icon={<Users className={iconClass} />}
-      />
-      <StatCard label="Étudiants" value={stats.students} icon={<GraduationCap className={iconClass} />} />
-      <StatCard label="Enseignants" value={stats.teachers} icon={<BookOpen className={iconClass} />} />
-      <StatCard label="Administrateurs" value={stats.admins} icon={<ShieldCheck className={iconClass} />} />
-      <StatCard label="Nouveaux ce mois" value={stats.newThisMonth} note="Inscrits depuis le 1er du mois" icon={<UserPlus className={iconClass} />} />
+        <StatCard
+          label="Total utilisateurs"
+          wide
+          value={stats.total}
+          note={
+            stats.deactivated > 0
+              ? `dont ${plural(stats.deactivated, "compte désactivé", "comptes désactivés")}`
+              : "Tous les comptes sont actifs"
+          }
+          icon={<Users className={iconClass} />}
+        />
+        <StatCard label="Étudiants" value={stats.students} icon={<GraduationCap className={iconClass} />} />
+        <StatCard label="Enseignants" value={stats.teachers} icon={<BookOpen className={iconClass} />} />
+        <StatCard label="Administrateurs" value={stats.admins} icon={<ShieldCheck className={iconClass} />} />
+        <StatCard
+          label="Nouveaux ce mois"
+          value={stats.newThisMonth}
+          note="Inscrits depuis le 1er du mois"
+          icon={<UserPlus className={iconClass} />}
+        />
       </dl>
     </section>
   );

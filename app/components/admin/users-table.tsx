@@ -2,10 +2,13 @@ import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Avatar } from "~/components/ui/avatar";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
+import { RoleBadge } from "~/components/ui/role-badge";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { roleLabels, roles, type Role } from "~/lib/roles";
+import { formatShortDate } from "~/lib/dates";
+import { ofName } from "~/lib/text";
 
 export type UserStatus = "active" | "invited" | "deactivated";
 
@@ -20,14 +23,11 @@ export type UserRowView = {
   createdAt: Date | string;
 };
 
-export const roleTones: Record<Role, BadgeTone> = { admin: "red", teacher: "blue", user: "green" };
 const statusTones: Record<UserStatus, BadgeTone> = { active: "green", invited: "amber", deactivated: "neutral" };
 export const statusLabels: Record<UserStatus, string> = { active: "Actif", invited: "Invitation envoyée", deactivated: "Désactivé" };
 
-const signupDate = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "short", year: "numeric", timeZone: "Africa/Bamako" });
-
 export function formatSignupDate(value: Date | string): string {
-  return signupDate.format(typeof value === "string" ? new Date(value) : value);
+  return formatShortDate(typeof value === "string" ? new Date(value) : value);
 }
 
 export function fullName(user: { firstName: string; lastName: string; email: string }): string {
@@ -45,7 +45,7 @@ function RoleForm({ user }: { user: UserRowView }) {
       <input type="hidden" name="intent" value="change-role" />
       <input type="hidden" name="userId" value={user.id} />
       <label htmlFor={selectId} className="sr-only">
-        Rôle de {fullName(user)}
+        {`Rôle ${ofName(fullName(user))}`}
       </label>
       <select
         id={selectId}
@@ -59,7 +59,14 @@ function RoleForm({ user }: { user: UserRowView }) {
           </option>
         ))}
       </select>
-      <Button type="submit" size="sm" variant="outline" className="px-2.5" disabled={pending} aria-label={`Appliquer le rôle choisi à ${fullName(user)}`}>
+      <Button
+        type="submit"
+        size="sm"
+        variant="outline"
+        className="px-2.5"
+        disabled={pending}
+        aria-label={`Appliquer le rôle choisi à ${fullName(user)}`}
+      >
         {pending ? "…" : "Appliquer"}
       </Button>
     </Form>
@@ -71,7 +78,11 @@ function StatusAction({ user, hydrated, confirmHref }: { user: UserRowView; hydr
   const [open, setOpen] = useState(false);
   const deactivating = user.status !== "deactivated";
   const label = deactivating ? "Désactiver" : "Réactiver";
-  const classes = buttonClasses({ variant: deactivating ? "ghost" : "outline", size: "sm", className: deactivating ? "text-red-700 hover:bg-red-50" : undefined });
+  const classes = buttonClasses({
+    variant: deactivating ? "ghost" : "outline",
+    size: "sm",
+    className: deactivating ? "text-red-700 hover:bg-red-50" : undefined,
+  });
   if (!hydrated) {
     return (
       <a href={confirmHref} className={classes} aria-label={`${label} le compte de ${fullName(user)}`}>
@@ -177,7 +188,7 @@ export function UsersTable({
       <TableHeader>
         <TableRow>
           <TableHead>Utilisateur</TableHead>
-          <TableHead>Email</TableHead>
+          <TableHead>E-mail</TableHead>
           <TableHead>Rôle</TableHead>
           <TableHead>Date d'inscription</TableHead>
           <TableHead>Statut</TableHead>
@@ -207,7 +218,7 @@ export function UsersTable({
               <TableCell>
                 {isSelf ? (
                   <span title="Vous ne pouvez pas retirer votre propre rôle d'administrateur.">
-                    <Badge tone={roleTones[user.role]}>{roleLabels[user.role]}</Badge>
+                    <RoleBadge role={user.role} />
                   </span>
                 ) : (
                   <RoleForm user={user} />
@@ -225,7 +236,13 @@ export function UsersTable({
                     <Form method="post">
                       <input type="hidden" name="intent" value="resend-invitation" />
                       <input type="hidden" name="userId" value={user.id} />
-                      <Button type="submit" size="sm" variant="ghost" className="whitespace-nowrap" aria-label={`Renvoyer l'invitation à ${fullName(user)}`}>
+                      <Button
+                        type="submit"
+                        size="sm"
+                        variant="ghost"
+                        className="whitespace-nowrap"
+                        aria-label={`Renvoyer l'invitation à ${fullName(user)}`}
+                      >
                         Renvoyer l'invitation
                       </Button>
                     </Form>

@@ -6,7 +6,17 @@ import { Button } from "~/components/ui/button";
 import { cx } from "~/components/ui/control";
 
 /** The frame of /auth: back-to-home button, logo, institute name, title, the card. */
-export function AuthShell({ instituteName, title, subtitle, children }: { instituteName: string; title: string; subtitle?: string; children: ReactNode }) {
+export function AuthShell({
+  instituteName,
+  title,
+  subtitle,
+  children,
+}: {
+  instituteName: string;
+  title: string;
+  subtitle?: string;
+  children: ReactNode;
+}) {
   return (
     <main className="flex min-h-screen flex-col items-center bg-gradient-to-br from-brand-50 via-white to-brand-100 px-4 py-6 sm:py-10">
       <div className="w-full max-w-md">
@@ -80,11 +90,31 @@ export function Notice({ tone, children, id }: { tone: "error" | "success" | "in
  * A submit button that shows its loading label while its own form is being sent (with
  * JavaScript; without it the browser's own loading indicator does the job).
  */
-export function SubmitButton({ intent, label, pendingLabel, variant = "primary", className }: { intent: string; label: string; pendingLabel: string; variant?: "primary" | "outline" | "ghost"; className?: string }) {
+export function SubmitButton({
+  intent,
+  label,
+  pendingLabel,
+  variant = "primary",
+  className,
+}: {
+  intent: string;
+  label: string;
+  pendingLabel: string;
+  variant?: "primary" | "outline" | "ghost";
+  className?: string;
+}) {
   const navigation = useNavigation();
   const pending = navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   return (
-    <Button type="submit" name="intent" value={intent} variant={variant} disabled={pending} aria-disabled={pending || undefined} className={cx("w-full", className)}>
+    <Button
+      type="submit"
+      name="intent"
+      value={intent}
+      variant={variant}
+      disabled={pending}
+      aria-disabled={pending || undefined}
+      className={cx("w-full", className)}
+    >
       {pending ? pendingLabel : label}
     </Button>
   );
@@ -93,10 +123,19 @@ export function SubmitButton({ intent, label, pendingLabel, variant = "primary",
 function GoogleMark() {
   return (
     <svg viewBox="0 0 24 24" className="size-5" aria-hidden="true" focusable="false">
-      <path fill="#4285F4" d="M22.56 12.25c0-.78-.07-1.53-.2-2.25H12v4.26h5.92a5.06 5.06 0 0 1-2.2 3.32v2.77h3.57c2.08-1.92 3.27-4.74 3.27-8.1z" />
-      <path fill="#34A853" d="M12 23c2.97 0 5.46-.98 7.28-2.66l-3.57-2.77c-.98.66-2.23 1.06-3.71 1.06-2.86 0-5.29-1.93-6.16-4.53H2.18v2.84A11 11 0 0 0 12 23z" />
+      <path
+        fill="#4285F4"
+        d="M22.56 12.25c0-.78-.07-1.53-.2-2.25H12v4.26h5.92a5.06 5.06 0 0 1-2.2 3.32v2.77h3.57c2.08-1.92 3.27-4.74 3.27-8.1z"
+      />
+      <path
+        fill="#34A853"
+        d="M12 23c2.97 0 5.46-.98 7.28-2.66l-3.57-2.77c-.98.66-2.23 1.06-3.71 1.06-2.86 0-5.29-1.93-6.16-4.53H2.18v2.84A11 11 0 0 0 12 23z"
+      />
       <path fill="#FBBC05" d="M5.84 14.09a6.6 6.6 0 0 1 0-4.18V7.07H2.18a11 11 0 0 0 0 9.86l3.66-2.84z" />
-      <path fill="#EA4335" d="M12 5.38c1.62 0 3.06.56 4.21 1.64l3.15-3.15C17.45 2.09 14.97 1 12 1A11 11 0 0 0 2.18 7.07l3.66 2.84C6.71 7.31 9.14 5.38 12 5.38z" />
+      <path
+        fill="#EA4335"
+        d="M12 5.38c1.62 0 3.06.56 4.21 1.64l3.15-3.15C17.45 2.09 14.97 1 12 1A11 11 0 0 0 2.18 7.07l3.66 2.84C6.71 7.31 9.14 5.38 12 5.38z"
+      />
     </svg>
   );
 }
@@ -109,7 +148,14 @@ export function GoogleButton({ label, redirectTo, signUp }: { label: string; red
     <Form method="post" action="/auth" className="mt-4">
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <input type="hidden" name="signUp" value={signUp ? "1" : "0"} />
-      <Button type="submit" name="intent" value="google" variant="outline" disabled={pending} className="w-full border-slate-400 text-slate-800">
+      <Button
+        type="submit"
+        name="intent"
+        value="google"
+        variant="outline"
+        disabled={pending}
+        className="w-full border-slate-400 text-slate-800"
+      >
         <GoogleMark />
         {pending ? "Redirection..." : label}
       </Button>

@@ -1,18 +1,10 @@
-import { type ComponentProps, useEffect, useRef } from "react";
-import { Form, useNavigation } from "react-router";
+import type { ComponentProps } from "react";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Select } from "~/components/ui/select";
 import { Textarea } from "~/components/ui/textarea";
-import {
-  CONTACT_FIELDS,
-  CONTACT_INTERESTS,
-  CONTACT_LIMITS,
-  CONTACT_SUBJECTS,
-  type ContactFieldErrors,
-  type ContactValues,
-} from "~/lib/contact";
+import { CONTACT_INTERESTS, CONTACT_LIMITS, CONTACT_SUBJECTS, type ContactFieldErrors, type ContactValues } from "~/lib/contact";
 
 type ContactInputProps = Omit<ComponentProps<typeof Input>, "name" | "maxLength" | "defaultValue" | "required"> & {
   field: "name" | "email" | "phone";
@@ -41,30 +33,17 @@ export interface ContactFormProps {
 
 /**
  * The contact form: a plain POST to /contact that works without JavaScript. Browser rules
- * (required, type=email, maxLength) mirror the server's zod schema in ~/lib/contact.
+ * (required, type=email, maxLength) mirror the server's zod schema in ~/lib/contact. With
+ * JavaScript (app/enhance/progressive.ts) it is sent without leaving the page: the answer replaces
+ * the element `regionId` (the form, or the confirmation) and the focus goes to the first error.
  */
-export function ContactForm({ values = {}, fieldErrors = {}, formError }: ContactFormProps) {
-  const navigation = useNavigation();
-  const submitting = navigation.state === "submitting" && navigation.formAction?.startsWith("/contact");
-  const formRef = useRef<HTMLFormElement>(null);
-  const errorRef = useRef<HTMLDivElement>(null);
-
-  // After a refused submission (with JavaScript), move focus to the first field in error.
-  useEffect(() => {
-    if (formError) {
-      errorRef.current?.focus();
-      return;
-    }
-    const first = CONTACT_FIELDS.find((field) => fieldErrors[field]);
-    if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
-  }, [fieldErrors, formError]);
-
+export function ContactForm({ values = {}, fieldErrors = {}, formError, regionId }: ContactFormProps & { regionId: string }) {
   const errorCount = Object.values(fieldErrors).filter(Boolean).length;
 
   return (
-    <Form method="post" action="/contact" ref={formRef} className="space-y-5" aria-labelledby="contact-form-title">
+    <form method="post" action="/contact" data-enhance={regionId} className="space-y-5" aria-labelledby="contact-form-title">
       {formError && (
-        <div ref={errorRef} tabIndex={-1} role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-red-800">
+        <div tabIndex={-1} role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-red-800">
           {formError}
         </div>
       )}
@@ -81,7 +60,15 @@ export function ContactForm({ values = {}, fieldErrors = {}, formError }: Contac
       </p>
 
       <div className="grid gap-5 sm:grid-cols-2">
-        <ContactInput field="name" label="Nom complet" required values={values} fieldErrors={fieldErrors} autoComplete="name" placeholder="Votre nom et prénom" />
+        <ContactInput
+          field="name"
+          label="Nom complet"
+          required
+          values={values}
+          fieldErrors={fieldErrors}
+          autoComplete="name"
+          placeholder="Votre nom et prénom"
+        />
         <ContactInput
           field="email"
           label="E-mail"
@@ -118,7 +105,13 @@ export function ContactForm({ values = {}, fieldErrors = {}, formError }: Contac
         hint={`${CONTACT_LIMITS.message.toLocaleString("fr-FR")} caractères au maximum.`}
       >
         {(props) => (
-          <Textarea {...props} rows={6} maxLength={CONTACT_LIMITS.message} defaultValue={values.message} placeholder="Comment pouvons-nous vous aider ?" />
+          <Textarea
+            {...props}
+            rows={6}
+            maxLength={CONTACT_LIMITS.message}
+            defaultValue={values.message}
+            placeholder="Comment pouvons-nous vous aider ?"
+          />
         )}
       </Field>
 
@@ -134,9 +127,9 @@ export function ContactForm({ values = {}, fieldErrors = {}, formError }: Contac
         <input id="contact-website" type="text" name="website" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
 
-      <Button type="submit" size="lg" className="w-full sm:w-auto" disabled={submitting}>
-        {submitting ? "Envoi en cours…" : "Envoyer le message"}
+      <Button type="submit" size="lg" className="w-full sm:w-auto" data-pending-label="Envoi en cours…">
+        Envoyer le message
       </Button>
-    </Form>
+    </form>
   );
 }

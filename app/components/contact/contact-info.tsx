@@ -49,10 +49,7 @@ export function QuickContactCard({ institute }: { institute: InstituteContact })
             Appeler le {mainPhone}
           </a>
         )}
-        <a
-          href={`mailto:${institute.email}`}
-          className={buttonClasses({ variant: "inverse", className: "w-full" })}
-        >
+        <a href={`mailto:${institute.email}`} className={buttonClasses({ variant: "inverse", className: "w-full" })}>
           <Mail className="size-5 shrink-0" aria-hidden="true" />
           Écrire un e-mail
         </a>
@@ -107,8 +104,8 @@ export function ChamberCard({ institute }: { institute: InstituteContact }) {
         </h2>
       </div>
       <p className="mt-2 text-slate-700">
-        {institute.shortName} est une œuvre de la {institute.chamberAcronym}. Entreprises et organisations membres : parlons
-        de vos besoins de formation sur mesure.
+        {institute.shortName} est une œuvre de la {institute.chamberAcronym}. Entreprises et organisations membres : parlons de vos besoins
+        de formation sur mesure.
       </p>
     </section>
   );
@@ -127,8 +124,8 @@ export function LocationBlock({ institute }: { institute: InstituteContact }) {
           {institute.name}, {institute.address}
         </p>
         <p className="max-w-md text-sm text-slate-600">
-          Pour économiser vos données mobiles, la carte interactive n'est pas chargée sur cette page. Ouvrez Google Maps
-          pour voir l'itinéraire.
+          Pour économiser vos données mobiles, la carte interactive n'est pas chargée sur cette page. Ouvrez Google Maps pour voir
+          l'itinéraire.
         </p>
       </div>
       <a

@@ -65,7 +65,10 @@ export function CourseForm(props: CourseFormProps) {
 
   const update = (change: Partial<CourseFormValues>) => setValues((current) => ({ ...current, ...change }));
   const updateLesson = (index: number, change: Partial<LessonValues>) =>
-    setValues((current) => ({ ...current, lessons: current.lessons.map((lesson, position) => (position === index ? { ...lesson, ...change } : lesson)) }));
+    setValues((current) => ({
+      ...current,
+      lessons: current.lessons.map((lesson, position) => (position === index ? { ...lesson, ...change } : lesson)),
+    }));
   const onIntent = (intent: EditIntent) => setValues((current) => applyEditIntent(current, intent));
   const remember = (file: UploadedFile) => setFiles((current) => ({ ...current, [file.id]: file }));
   // A lesson's upload reports by the lesson's key: the lesson may have moved meanwhile.
@@ -74,7 +77,11 @@ export function CourseForm(props: CourseFormProps) {
     setValues((current) => ({
       ...current,
       lessons: current.lessons.map((lesson) =>
-        lesson.key !== key ? lesson : file.purpose === "lesson_video" ? { ...lesson, videoFileId: file.id } : { ...lesson, attachmentIds: [...lesson.attachmentIds, file.id] },
+        lesson.key !== key
+          ? lesson
+          : file.purpose === "lesson_video"
+            ? { ...lesson, videoFileId: file.id }
+            : { ...lesson, attachmentIds: [...lesson.attachmentIds, file.id] },
       ),
     }));
   };
@@ -157,7 +164,11 @@ export function CourseForm(props: CourseFormProps) {
         </div>
       ) : null}
 
-      <div role="tablist" aria-label="Parties du formulaire" className="grid grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 sm:flex sm:flex-wrap">
+      <div
+        role="tablist"
+        aria-label="Parties du formulaire"
+        className="grid grid-cols-2 gap-1 rounded-lg bg-slate-100 p-1 sm:flex sm:flex-wrap"
+      >
         {courseFormTabs.map((item, index) => {
           const active = item.id === tab;
           const count = errorCount(item.id);
@@ -198,12 +209,26 @@ export function CourseForm(props: CourseFormProps) {
         })}
       </div>
 
-      <section role="tabpanel" id="panel-informations" aria-labelledby="tab-informations" hidden={tab !== "informations"} className="space-y-5 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
+      <section
+        role="tabpanel"
+        id="panel-informations"
+        aria-labelledby="tab-informations"
+        hidden={tab !== "informations"}
+        className="space-y-5 rounded-lg border border-slate-200 bg-white p-4 sm:p-6"
+      >
         <Field label="Titre du cours" name="title" id={fieldId("title")} required error={error("title")}>
           {(field) => <Input {...field} value={values.title} maxLength={200} onChange={(event) => update({ title: event.target.value })} />}
         </Field>
         <Field label="Description" name="description" id={fieldId("description")} required error={error("description")}>
-          {(field) => <Textarea {...field} rows={5} maxLength={5000} value={values.description} onChange={(event) => update({ description: event.target.value })} />}
+          {(field) => (
+            <Textarea
+              {...field}
+              rows={5}
+              maxLength={5000}
+              value={values.description}
+              onChange={(event) => update({ description: event.target.value })}
+            />
+          )}
         </Field>
         <div className="grid gap-5 sm:grid-cols-2">
           <Field label="Catégorie" name="category" id={fieldId("category")} required error={error("category")}>
@@ -229,29 +254,104 @@ export function CourseForm(props: CourseFormProps) {
             )}
           </Field>
           <Field label="Durée (semaines)" name="durationWeeks" id={fieldId("durationWeeks")} error={error("durationWeeks")}>
-            {(field) => <Input {...field} inputMode="numeric" value={values.durationWeeks} placeholder="0" onChange={(event) => update({ durationWeeks: event.target.value })} />}
+            {(field) => (
+              <Input
+                {...field}
+                inputMode="numeric"
+                value={values.durationWeeks}
+                placeholder="0"
+                onChange={(event) => update({ durationWeeks: event.target.value })}
+              />
+            )}
           </Field>
-          <Field label="Prix (FCFA)" name="priceFcfa" id={fieldId("priceFcfa")} hint="0 ou vide : le cours est gratuit." error={error("priceFcfa")}>
-            {(field) => <Input {...field} inputMode="numeric" value={values.priceFcfa} placeholder="0" onChange={(event) => update({ priceFcfa: event.target.value })} />}
+          <Field
+            label="Prix (FCFA)"
+            name="priceFcfa"
+            id={fieldId("priceFcfa")}
+            hint="0 ou vide : le cours est gratuit."
+            error={error("priceFcfa")}
+          >
+            {(field) => (
+              <Input
+                {...field}
+                inputMode="numeric"
+                value={values.priceFcfa}
+                placeholder="0"
+                onChange={(event) => update({ priceFcfa: event.target.value })}
+              />
+            )}
           </Field>
-          <Field label="Nombre maximum d'étudiants" name="maxStudents" id={fieldId("maxStudents")} optional hint="Vide : sans limite." error={error("maxStudents")}>
-            {(field) => <Input {...field} inputMode="numeric" value={values.maxStudents} onChange={(event) => update({ maxStudents: event.target.value })} />}
+          <Field
+            label="Nombre maximum d'étudiants"
+            name="maxStudents"
+            id={fieldId("maxStudents")}
+            optional
+            hint="Vide : sans limite."
+            error={error("maxStudents")}
+          >
+            {(field) => (
+              <Input
+                {...field}
+                inputMode="numeric"
+                value={values.maxStudents}
+                onChange={(event) => update({ maxStudents: event.target.value })}
+              />
+            )}
           </Field>
-          <Field label="Lien des sessions en direct" name="liveSessionUrl" id={fieldId("liveSessionUrl")} optional hint="Zoom, Google Meet, Jitsi…" error={error("liveSessionUrl")}>
-            {(field) => <Input {...field} type="url" inputMode="url" placeholder="https://" value={values.liveSessionUrl} onChange={(event) => update({ liveSessionUrl: event.target.value })} />}
+          <Field
+            label="Lien des sessions en direct"
+            name="liveSessionUrl"
+            id={fieldId("liveSessionUrl")}
+            optional
+            hint="Zoom, Google Meet, Jitsi…"
+            error={error("liveSessionUrl")}
+          >
+            {(field) => (
+              <Input
+                {...field}
+                type="url"
+                inputMode="url"
+                placeholder="https://"
+                value={values.liveSessionUrl}
+                onChange={(event) => update({ liveSessionUrl: event.target.value })}
+              />
+            )}
           </Field>
-          <Field label="Prochaine session en direct" name="nextLiveAt" id={fieldId("nextLiveAt")} optional hint="Heure de Bamako ; annoncée aux inscrits." error={error("nextLiveAt")}>
-            {(field) => <Input {...field} type="datetime-local" value={values.nextLiveAt} onChange={(event) => update({ nextLiveAt: event.target.value })} />}
+          <Field
+            label="Prochaine session en direct"
+            name="nextLiveAt"
+            id={fieldId("nextLiveAt")}
+            optional
+            hint="Heure de Bamako ; annoncée aux inscrits."
+            error={error("nextLiveAt")}
+          >
+            {(field) => (
+              <Input
+                {...field}
+                type="datetime-local"
+                value={values.nextLiveAt}
+                onChange={(event) => update({ nextLiveAt: event.target.value })}
+              />
+            )}
           </Field>
         </div>
         {options.instructors.length > 0 ? (
-          <Field label="Formateur" name="instructorId" id={fieldId("instructorId")} hint="Vide : vous-même pour un nouveau cours, le formateur actuel sinon." error={error("instructorId")}>
+          <Field
+            label="Formateur"
+            name="instructorId"
+            id={fieldId("instructorId")}
+            hint="Vide : vous-même pour un nouveau cours, le formateur actuel sinon."
+            error={error("instructorId")}
+          >
             {(field) => (
               <Select
                 {...field}
                 value={values.instructorId}
                 placeholder="Formateur actuel (ou vous-même)"
-                options={options.instructors.map((person) => ({ value: person.id, label: `${person.firstName} ${person.lastName} (${person.email})` }))}
+                options={options.instructors.map((person) => ({
+                  value: person.id,
+                  label: `${person.firstName} ${person.lastName} (${person.email})`,
+                }))}
                 onChange={(event) => update({ instructorId: event.target.value })}
               />
             )}
@@ -262,9 +362,20 @@ export function CourseForm(props: CourseFormProps) {
           <p className="text-sm font-medium text-slate-800">Image de couverture</p>
           {thumbnail ? (
             <div className="flex flex-col gap-3 sm:flex-row sm:items-start">
-              <img src={fileUrl(thumbnail.id, 320)} alt="" width={320} height={180} className="h-auto w-full max-w-80 rounded-md border border-slate-200 object-cover" />
+              <img
+                src={fileUrl(thumbnail.id, 320)}
+                alt=""
+                width={320}
+                height={180}
+                className="h-auto w-full max-w-80 rounded-md border border-slate-200 object-cover"
+              />
               <div className="flex-1">
-                <UploadedFileRow file={thumbnail} removeIntent={{ kind: "remove-thumbnail" }} onIntent={onIntent} removeLabel="Retirer l'image de couverture" />
+                <UploadedFileRow
+                  file={thumbnail}
+                  removeIntent={{ kind: "remove-thumbnail" }}
+                  onIntent={onIntent}
+                  removeLabel="Retirer l'image de couverture"
+                />
               </div>
             </div>
           ) : hydrated ? (
@@ -315,11 +426,31 @@ export function CourseForm(props: CourseFormProps) {
         </IntentButton>
       </section>
 
-      <section role="tabpanel" id="panel-objectifs" aria-labelledby="tab-objectifs" hidden={tab !== "objectifs"} className="grid gap-6 lg:grid-cols-2">
+      <section
+        role="tabpanel"
+        id="panel-objectifs"
+        aria-labelledby="tab-objectifs"
+        hidden={tab !== "objectifs"}
+        className="grid gap-6 lg:grid-cols-2"
+      >
         {(
           [
-            { list: "objectives", newField: "newObjective", add: "add-objective", remove: "remove-objective", title: "Objectifs d'apprentissage", placeholder: "Ex. : Dimensionner une installation solaire" },
-            { list: "prerequisites", newField: "newPrerequisite", add: "add-prerequisite", remove: "remove-prerequisite", title: "Prérequis", placeholder: "Ex. : Notions d'électricité" },
+            {
+              list: "objectives",
+              newField: "newObjective",
+              add: "add-objective",
+              remove: "remove-objective",
+              title: "Objectifs d'apprentissage",
+              placeholder: "Ex. : Dimensionner une installation solaire",
+            },
+            {
+              list: "prerequisites",
+              newField: "newPrerequisite",
+              add: "add-prerequisite",
+              remove: "remove-prerequisite",
+              title: "Prérequis",
+              placeholder: "Ex. : Notions d'électricité",
+            },
           ] as const
         ).map((group) => (
           <fieldset key={group.list} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 sm:p-6">
@@ -330,7 +461,13 @@ export function CourseForm(props: CourseFormProps) {
                   <li key={`${index}-${item}`} className="flex items-start gap-2 rounded-md bg-slate-50 px-3 py-2">
                     <input type="hidden" name={`${group.list}[${index}]`} value={item} />
                     <span className="flex-1 break-words text-slate-800">{item}</span>
-                    <IntentButton size="sm" variant="ghost" intent={{ kind: group.remove, index }} onIntent={onIntent} aria-label={`Retirer « ${item} »`}>
+                    <IntentButton
+                      size="sm"
+                      variant="ghost"
+                      intent={{ kind: group.remove, index }}
+                      onIntent={onIntent}
+                      aria-label={`Retirer « ${item} »`}
+                    >
                       <X aria-hidden="true" className="size-4" />
                     </IntentButton>
                   </li>
@@ -362,16 +499,33 @@ export function CourseForm(props: CourseFormProps) {
         ))}
       </section>
 
-      <section role="tabpanel" id="panel-parametres" aria-labelledby="tab-parametres" hidden={tab !== "parametres"} className="grid gap-6 lg:grid-cols-2">
+      <section
+        role="tabpanel"
+        id="panel-parametres"
+        aria-labelledby="tab-parametres"
+        hidden={tab !== "parametres"}
+        className="grid gap-6 lg:grid-cols-2"
+      >
         <fieldset className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 sm:p-6" id={fieldId("status")}>
           <legend className="px-1 text-base font-semibold text-slate-900">Statut</legend>
           {courseStatuses.map((status) => (
             <label key={status} className="flex items-start gap-3 rounded-md p-2 hover:bg-slate-50">
-              <input type="radio" name="status" value={status} checked={values.status === status} onChange={() => update({ status })} className="mt-1 size-5 accent-brand-700" />
+              <input
+                type="radio"
+                name="status"
+                value={status}
+                checked={values.status === status}
+                onChange={() => update({ status })}
+                className="mt-1 size-5 accent-brand-700"
+              />
               <span>
                 <span className="font-medium text-slate-900">{courseStatusLabels[status]}</span>
                 <span className="block text-sm text-slate-600">
-                  {status === "draft" ? "Visible par vous et les administrateurs seulement." : status === "published" ? "Visible dans le catalogue, ouvert aux inscriptions." : "Retiré du catalogue ; les inscrits gardent leur accès."}
+                  {status === "draft"
+                    ? "Visible par vous et les administrateurs seulement."
+                    : status === "published"
+                      ? "Visible dans le catalogue, ouvert aux inscriptions."
+                      : "Retiré du catalogue ; les inscrits gardent leur accès."}
                 </span>
               </span>
             </label>

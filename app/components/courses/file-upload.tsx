@@ -3,7 +3,15 @@ import type { Upload } from "tus-js-client";
 import { Button } from "~/components/ui/button";
 import type { EditIntent } from "~/lib/course-form";
 import { IntentButton } from "./intent-button";
-import { acceptAttribute, acceptedLabel, fileUrl, formatFileSize, tooLargeMessage, UPLOAD_ENDPOINT, type UploadPurpose } from "~/lib/uploads";
+import {
+  acceptAttribute,
+  acceptedLabel,
+  fileUrl,
+  formatFileSize,
+  tooLargeMessage,
+  UPLOAD_ENDPOINT,
+  type UploadPurpose,
+} from "~/lib/uploads";
 
 /** A stored file as the form shows it (the server's FormFile). */
 export type UploadedFile = { id: string; name: string; size: number; contentType: string; purpose: UploadPurpose };
@@ -125,7 +133,8 @@ export function FileUpload({
         className="block w-full max-w-full text-sm text-slate-700 file:mr-3 file:min-h-10 file:cursor-pointer file:rounded-md file:border file:border-brand-700 file:bg-white file:px-3 file:py-1.5 file:font-medium file:text-brand-700 hover:file:bg-brand-50 disabled:opacity-60"
       />
       <p className="text-xs text-slate-600">
-        {acceptedLabel[purpose].replace(/^un(e)? /, (article) => article.charAt(0).toUpperCase() + article.slice(1))}, {formatFileSize(maxBytes)} au plus.
+        {acceptedLabel[purpose].replace(/^un(e)? /, (article) => article.charAt(0).toUpperCase() + article.slice(1))},{" "}
+        {formatFileSize(maxBytes)} au plus.
       </p>
       <div id={statusId} aria-live="polite">
         {progress ? (
@@ -151,13 +160,79 @@ export function FileUpload({
 }
 
 /** A stored file: its name and size, a link to open it, and a button to take it off the form. */
-export function UploadedFileRow({ file, removeIntent, onIntent, removeLabel }: { file: UploadedFile; removeIntent: EditIntent; onIntent: (intent: EditIntent) => void; removeLabel: string }) {
+type VersionsState = { status: "pending" | "running" | "ready" | "failed"; progress: number };
+
+/**
+ * The low-data versions of an uploaded video as they are made (app/.server/files/transcode.ts):
+ * asked every few seconds until they are ready. Learners get the original meanwhile.
+ */
+function VideoVersionsStatus({ fileId }: { fileId: string }) {
+  const [state, setState] = useState<VersionsState | null>(null);
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const check = async () => {
+      try {
+        const response = await fetch(`/fichiers/${encodeURIComponent(fileId)}/versions`, { headers: { Accept: "application/json" } });
+        if (response.ok && !stopped) {
+          const next = (await response.json()) as VersionsState;
+          setState(next);
+          if (next.status === "ready" || next.status === "failed") return;
+        }
+      } catch {
+        // offline for a moment: try again
+      }
+      if (!stopped) timer = setTimeout(check, 3000);
+    };
+    void check();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [fileId]);
+  if (!state) return null;
+  const text =
+    state.status === "ready"
+      ? "Versions légères prêtes"
+      : state.status === "failed"
+        ? "Versions légères impossibles : la vidéo originale est lue"
+        : `Versions légères en préparation : ${state.progress} %`;
+  return (
+    <span
+      role="status"
+      className={state.status === "failed" ? "text-red-700" : state.status === "ready" ? "text-emerald-800" : "text-slate-700"}
+    >
+      {text}
+      {state.status === "pending" || state.status === "running" ? (
+        <progress className="ml-2 h-2 w-24 align-middle" max={100} value={state.progress} aria-label="Préparation des versions légères" />
+      ) : null}
+    </span>
+  );
+}
+
+export function UploadedFileRow({
+  file,
+  removeIntent,
+  onIntent,
+  removeLabel,
+}: {
+  file: UploadedFile;
+  removeIntent: EditIntent;
+  onIntent: (intent: EditIntent) => void;
+  removeLabel: string;
+}) {
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm">
-      <a href={fileUrl(file.id)} target="_blank" rel="noreferrer" className="min-w-0 font-medium break-all text-brand-700 underline-offset-2 hover:underline">
+      <a
+        href={fileUrl(file.id)}
+        target="_blank"
+        rel="noreferrer"
+        className="min-w-0 font-medium break-all text-brand-700 underline-offset-2 hover:underline"
+      >
         {file.name}
       </a>
       <span className="text-slate-600">{formatFileSize(file.size)}</span>
+      {file.purpose === "lesson_video" ? <VideoVersionsStatus fileId={file.id} /> : null}
       <IntentButton size="sm" variant="ghost" className="ml-auto" intent={removeIntent} onIntent={onIntent} aria-label={removeLabel}>
         Retirer
       </IntentButton>

@@ -7,7 +7,11 @@ import { editIntentValue, type EditIntent } from "~/lib/course-form";
  * with its intent and the server sends the form back changed, nothing saved; with JavaScript the
  * same change happens in the page.
  */
-export function IntentButton({ intent, onIntent, ...props }: Omit<ButtonProps, "type" | "name" | "value" | "onClick"> & { intent: EditIntent; onIntent: (intent: EditIntent) => void }) {
+export function IntentButton({
+  intent,
+  onIntent,
+  ...props
+}: Omit<ButtonProps, "type" | "name" | "value" | "onClick"> & { intent: EditIntent; onIntent: (intent: EditIntent) => void }) {
   return (
     <Button
       {...props}

@@ -44,15 +44,36 @@ export function LessonEditor({ index, count, lesson, errors, files, limits, hydr
             Leçon {number}
             <span className="sr-only"> : {title}</span>
           </h3>
-          <IntentButton size="sm" variant="ghost" intent={{ kind: "move-lesson-up", index }} onIntent={onIntent} disabled={index === 0} aria-label={`Monter la leçon ${number} (${title})`}>
+          <IntentButton
+            size="sm"
+            variant="ghost"
+            intent={{ kind: "move-lesson-up", index }}
+            onIntent={onIntent}
+            disabled={index === 0}
+            aria-label={`Monter la leçon ${number} (${title})`}
+          >
             <ArrowUp aria-hidden="true" className="size-4" />
             <span className="hidden sm:inline">Monter</span>
           </IntentButton>
-          <IntentButton size="sm" variant="ghost" intent={{ kind: "move-lesson-down", index }} onIntent={onIntent} disabled={index === count - 1} aria-label={`Descendre la leçon ${number} (${title})`}>
+          <IntentButton
+            size="sm"
+            variant="ghost"
+            intent={{ kind: "move-lesson-down", index }}
+            onIntent={onIntent}
+            disabled={index === count - 1}
+            aria-label={`Descendre la leçon ${number} (${title})`}
+          >
             <ArrowDown aria-hidden="true" className="size-4" />
             <span className="hidden sm:inline">Descendre</span>
           </IntentButton>
-          <IntentButton size="sm" variant="ghost" intent={{ kind: "remove-lesson", index }} onIntent={onIntent} className="text-red-700 hover:bg-red-50" aria-label={`Supprimer la leçon ${number} (${title})`}>
+          <IntentButton
+            size="sm"
+            variant="ghost"
+            intent={{ kind: "remove-lesson", index }}
+            onIntent={onIntent}
+            className="text-red-700 hover:bg-red-50"
+            aria-label={`Supprimer la leçon ${number} (${title})`}
+          >
             <Trash2 aria-hidden="true" className="size-4" />
             <span className="hidden sm:inline">Supprimer</span>
           </IntentButton>
@@ -61,31 +82,88 @@ export function LessonEditor({ index, count, lesson, errors, files, limits, hydr
 
         <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
           <Field label="Titre de la leçon" name={name("title")} id={fieldId(`lessons.${index}.title`)} required error={error("title")}>
-            {(props) => <Input {...props} value={lesson.title} maxLength={200} onChange={(event) => onChange({ title: event.target.value })} />}
+            {(props) => (
+              <Input {...props} value={lesson.title} maxLength={200} onChange={(event) => onChange({ title: event.target.value })} />
+            )}
           </Field>
-          <Field label="Durée (minutes)" name={name("durationMinutes")} id={fieldId(`lessons.${index}.durationMinutes`)} error={error("durationMinutes")}>
-            {(props) => <Input {...props} inputMode="numeric" value={lesson.durationMinutes} onChange={(event) => onChange({ durationMinutes: event.target.value })} />}
+          <Field
+            label="Durée (minutes)"
+            name={name("durationMinutes")}
+            id={fieldId(`lessons.${index}.durationMinutes`)}
+            error={error("durationMinutes")}
+          >
+            {(props) => (
+              <Input
+                {...props}
+                inputMode="numeric"
+                value={lesson.durationMinutes}
+                onChange={(event) => onChange({ durationMinutes: event.target.value })}
+              />
+            )}
           </Field>
         </div>
-        <Field label="Description" name={name("description")} id={fieldId(`lessons.${index}.description`)} optional error={error("description")}>
-          {(props) => <Textarea {...props} rows={2} maxLength={2000} value={lesson.description} onChange={(event) => onChange({ description: event.target.value })} />}
+        <Field
+          label="Description"
+          name={name("description")}
+          id={fieldId(`lessons.${index}.description`)}
+          optional
+          error={error("description")}
+        >
+          {(props) => (
+            <Textarea
+              {...props}
+              rows={2}
+              maxLength={2000}
+              value={lesson.description}
+              onChange={(event) => onChange({ description: event.target.value })}
+            />
+          )}
         </Field>
-        <Field label="Contenu (texte de la leçon)" name={name("content")} id={fieldId(`lessons.${index}.content`)} optional hint="Les paragraphes séparés par une ligne vide s'affichent tels quels." error={error("content")}>
-          {(props) => <Textarea {...props} rows={5} value={lesson.content} onChange={(event) => onChange({ content: event.target.value })} />}
+        <Field
+          label="Contenu (texte de la leçon)"
+          name={name("content")}
+          id={fieldId(`lessons.${index}.content`)}
+          optional
+          hint="Les paragraphes séparés par une ligne vide s'affichent tels quels."
+          error={error("content")}
+        >
+          {(props) => (
+            <Textarea {...props} rows={5} value={lesson.content} onChange={(event) => onChange({ content: event.target.value })} />
+          )}
         </Field>
 
         <div className="space-y-3 rounded-md border border-dashed border-slate-300 p-3">
           <p className="text-sm font-semibold text-slate-900">Vidéo</p>
           {video ? (
-            <UploadedFileRow file={video} removeIntent={{ kind: "remove-video", index }} onIntent={onIntent} removeLabel={`Retirer la vidéo de la leçon ${number}`} />
+            <UploadedFileRow
+              file={video}
+              removeIntent={{ kind: "remove-video", index }}
+              onIntent={onIntent}
+              removeLabel={`Retirer la vidéo de la leçon ${number}`}
+            />
           ) : hydrated ? (
             <FileUpload purpose="lesson_video" maxBytes={limits.lesson_video} label="Envoyer une vidéo" onUploaded={onUploaded} />
           ) : (
             <p className="text-sm text-slate-600">L'envoi de fichiers demande JavaScript : vous pouvez indiquer un lien vers la vidéo.</p>
           )}
           {error("videoFileId") ? <p className="text-sm font-medium text-red-700">{error("videoFileId")}</p> : null}
-          <Field label="ou lien vers une vidéo (YouTube, Vimeo…)" name={name("videoUrl")} id={fieldId(`lessons.${index}.videoUrl`)} optional error={error("videoUrl")}>
-            {(props) => <Input {...props} type="url" inputMode="url" placeholder="https://" value={lesson.videoUrl} onChange={(event) => onChange({ videoUrl: event.target.value })} />}
+          <Field
+            label="ou lien vers une vidéo (YouTube, Vimeo…)"
+            name={name("videoUrl")}
+            id={fieldId(`lessons.${index}.videoUrl`)}
+            optional
+            error={error("videoUrl")}
+          >
+            {(props) => (
+              <Input
+                {...props}
+                type="url"
+                inputMode="url"
+                placeholder="https://"
+                value={lesson.videoUrl}
+                onChange={(event) => onChange({ videoUrl: event.target.value })}
+              />
+            )}
           </Field>
         </div>
 
@@ -97,14 +175,26 @@ export function LessonEditor({ index, count, lesson, errors, files, limits, hydr
                 const file = files[id];
                 return file ? (
                   <li key={id}>
-                    <UploadedFileRow file={file} removeIntent={{ kind: "remove-attachment", index, attachment }} onIntent={onIntent} removeLabel={`Retirer ${file.name} de la leçon ${number}`} />
+                    <UploadedFileRow
+                      file={file}
+                      removeIntent={{ kind: "remove-attachment", index, attachment }}
+                      onIntent={onIntent}
+                      removeLabel={`Retirer ${file.name} de la leçon ${number}`}
+                    />
                   </li>
                 ) : null;
               })}
             </ul>
           ) : null}
           {error("attachmentIds") ? <p className="text-sm font-medium text-red-700">{error("attachmentIds")}</p> : null}
-          {hydrated ? <FileUpload purpose="lesson_attachment" maxBytes={limits.lesson_attachment} label="Ajouter un document" onUploaded={onUploaded} /> : null}
+          {hydrated ? (
+            <FileUpload
+              purpose="lesson_attachment"
+              maxBytes={limits.lesson_attachment}
+              label="Ajouter un document"
+              onUploaded={onUploaded}
+            />
+          ) : null}
         </div>
 
         <div className="flex items-start gap-3">

@@ -16,7 +16,11 @@ export function BarChart({ data, unit, caption }: { data: Array<{ label: string;
                 {point.value}
                 {unit === "%" ? " %" : ` ${unit}`}
               </span>
-              <span aria-hidden="true" className="w-full max-w-12 rounded-t bg-brand-600" style={{ height: `${height}%`, minHeight: height > 0 ? "2px" : 0 }} />
+              <span
+                aria-hidden="true"
+                className="w-full max-w-12 rounded-t bg-brand-600"
+                style={{ height: `${height}%`, minHeight: height > 0 ? "2px" : 0 }}
+              />
               <span className="sr-only">{point.label}</span>
             </li>
           );

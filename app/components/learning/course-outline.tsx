@@ -16,14 +16,16 @@ export function CourseOutline({ slug, lessons, currentId }: { slug: string; less
             <Link
               to={`/dashboard/formations/${slug}/lecons/${lesson.id}`}
               aria-current={current ? "page" : undefined}
-              className={`flex items-start gap-3 px-4 py-3 text-sm hover:bg-slate-50 ${current ? "bg-brand-50 font-semibold text-brand-900" : "text-slate-800"}`}
+              className={`flex items-start gap-3 px-4 py-3 text-sm hover:bg-slate-50 ${current ? "text-brand-900 bg-brand-50 font-semibold" : "text-slate-800"}`}
             >
               <Icon aria-hidden="true" className={`mt-0.5 size-5 shrink-0 ${lesson.done ? "text-emerald-700" : "text-slate-400"}`} />
               <span className="min-w-0 flex-1">
                 <span className="sr-only">{lesson.done ? "Terminée : " : "À faire : "}</span>
                 {index + 1}. {lesson.title}
               </span>
-              {lesson.durationMinutes > 0 ? <span className="shrink-0 text-slate-600 tabular-nums">{formatMinutes(lesson.durationMinutes)}</span> : null}
+              {lesson.durationMinutes > 0 ? (
+                <span className="shrink-0 text-slate-600 tabular-nums">{formatMinutes(lesson.durationMinutes)}</span>
+              ) : null}
             </Link>
           </li>
         );

@@ -1,6 +1,7 @@
-import type { ComponentProps } from "react";
 import { Icon } from "~/components/public/icon";
 import { fileUrl, formatFileSize } from "~/lib/uploads";
+import { chooseVideo } from "~/lib/video-quality";
+import { VideoPlayer, type PlayerOptions, type PlayerVideo } from "./video-player";
 
 type LessonFile = { id: string; name: string; size: number; contentType: string };
 
@@ -9,16 +10,26 @@ export type LessonBodyData = {
   description: string;
   content: string;
   videoUrl: string | null;
-  video: LessonFile | null;
+  video: (LessonFile & PlayerVideo) | null;
   attachments: LessonFile[];
 };
 
 /**
  * What a lesson holds, as a learner reads it on a phone: the video with the browser's own
- * controls (streamed with Range requests, so it starts and seeks without loading it whole), the
+ * controls, in the version that suits the connection (streamed with Range requests, so it starts
+ * and seeks without loading it whole), the
  * text in paragraphs (plain text, never HTML), and the documents to open or download.
  */
-export function LessonBody({ lesson, className, videoProps }: { lesson: LessonBodyData; className?: string; videoProps?: ComponentProps<"video"> }) {
+export function LessonBody({
+  lesson,
+  className,
+  player,
+}: {
+  lesson: LessonBodyData;
+  className?: string;
+  /** How the video starts (version, position, data saving); the 720p version by default. */
+  player?: PlayerOptions;
+}) {
   const paragraphs = lesson.content
     .split(/\n\s*\n/)
     .map((paragraph) => paragraph.trim())
@@ -26,25 +37,7 @@ export function LessonBody({ lesson, className, videoProps }: { lesson: LessonBo
   return (
     <div className={["space-y-6", className].filter(Boolean).join(" ")}>
       {lesson.video ? (
-        <figure className="space-y-2">
-          <video
-            src={fileUrl(lesson.video.id)}
-            controls
-            preload="metadata"
-            playsInline
-            className="aspect-video w-full rounded-xl bg-black"
-            aria-label={`Vidéo : ${lesson.title}`}
-            {...videoProps}
-          >
-            Votre navigateur ne lit pas cette vidéo : <a href={fileUrl(lesson.video.id)}>téléchargez-la</a>.
-          </video>
-          <figcaption className="text-sm text-slate-600">
-            <a href={fileUrl(lesson.video.id)} download={lesson.video.name} className="inline-flex items-center gap-1.5 font-medium text-brand-700 hover:underline">
-              <Icon name="download" className="size-4" aria-hidden="true" />
-              Télécharger la vidéo pour la regarder hors ligne ({formatFileSize(lesson.video.size)})
-            </a>
-          </figcaption>
-        </figure>
+        <VideoPlayer video={lesson.video} title={lesson.title} options={player ?? { initial: chooseVideo(lesson.video, {}) }} />
       ) : lesson.videoUrl ? (
         <a
           href={lesson.videoUrl}

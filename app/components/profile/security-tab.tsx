@@ -1,25 +1,14 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
 import { KeyRound, LogOut, Monitor, ShieldCheck, Smartphone } from "lucide-react";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
+import { Alert } from "~/components/ui/alert";
+import { usePendingIntent } from "~/components/ui/use-pending-intent";
+import { failureOf } from "~/lib/form-result";
 import type { ProfileActionData, SessionView } from "./types";
-
-function usePendingIntent(intent: string): boolean {
-  const navigation = useNavigation();
-  return navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
-}
-
-function FormError({ message }: { message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900">
-      {message}
-    </p>
-  );
-}
 
 export function SecurityTab({
   twoFactorEnabled,
@@ -32,16 +21,17 @@ export function SecurityTab({
 }) {
   return (
     <div className="space-y-6">
-      <PasswordCard result={result?.intent === "password" ? result : undefined} />
+      <PasswordCard result={result} />
       <TwoFactorCard enabled={twoFactorEnabled} result={result} />
       <SessionsCard sessions={sessions} />
     </div>
   );
 }
 
-function PasswordCard({ result }: { result: Extract<ProfileActionData, { intent: "password" }> | undefined }) {
+function PasswordCard({ result }: { result: ProfileActionData | undefined }) {
   const pending = usePendingIntent("password");
-  const errors = result?.errors ?? {};
+  const failed = failureOf(result, "password");
+  const errors = failed?.fieldErrors ?? {};
   return (
     <Card aria-labelledby="mot-de-passe-titre">
       <CardHeader>
@@ -56,7 +46,7 @@ function PasswordCard({ result }: { result: Extract<ProfileActionData, { intent:
       <CardContent>
         <Form method="post" className="grid max-w-md gap-4" noValidate>
           <input type="hidden" name="intent" value="password" />
-          <FormError message={result?.toast?.description} />
+          <Alert>{failed?.message}</Alert>
           <Field label="Mot de passe actuel" name="currentPassword" required error={errors.currentPassword}>
             {(props) => <Input type="password" autoComplete="current-password" {...props} />}
           </Field>
@@ -82,8 +72,10 @@ function TwoFactorCard({ enabled, result }: { enabled: boolean; result: ProfileA
   const verifying = usePendingIntent("2fa-verify");
   const disabling = usePendingIntent("2fa-disable");
 
+  const setup = result && "setup" in result ? result.setup : null;
+  const codeError = result?.intent === "2fa-verify" && !result.ok ? result.fieldErrors.code : undefined;
   let body: React.ReactNode;
-  if (result?.intent === "2fa-enabled") {
+  if (result?.intent === "2fa-enabled" && result.ok) {
     body = (
       <div className="space-y-4">
         <p role="status" className="rounded-md border border-green-300 bg-green-50 px-4 py-3 text-green-900">
@@ -108,7 +100,7 @@ function TwoFactorCard({ enabled, result }: { enabled: boolean; result: ProfileA
         </Link>
       </div>
     );
-  } else if (result?.intent === "2fa-setup") {
+  } else if (setup) {
     body = (
       <div className="space-y-4">
         <ol className="list-decimal space-y-1 pl-5 text-slate-700">
@@ -117,28 +109,26 @@ function TwoFactorCard({ enabled, result }: { enabled: boolean; result: ProfileA
           <li>Saisissez le code à 6 chiffres qu'elle affiche.</li>
         </ol>
         <div className="flex flex-wrap items-start gap-6">
-          {result.qrSvg && (
+          {setup.qrSvg && (
             <div
               role="img"
               aria-label="QR code à scanner avec votre application d'authentification"
               className="size-48 shrink-0 rounded border border-slate-200 bg-white p-1 [&>svg]:size-full"
-              dangerouslySetInnerHTML={{ __html: result.qrSvg }}
+              dangerouslySetInnerHTML={{ __html: setup.qrSvg }}
             />
           )}
           <div className="min-w-0 space-y-1">
             <p className="text-sm font-medium text-slate-800">Clé à saisir à la main</p>
             <p className="font-mono text-sm break-all text-slate-900" data-testid="cle-totp">
-              {result.secret}
+              {setup.secret}
             </p>
           </div>
         </div>
         <Form method="post" className="grid max-w-xs gap-4" noValidate>
           <input type="hidden" name="intent" value="2fa-verify" />
-          <input type="hidden" name="totpURI" value={result.totpURI} />
-          <Field label="Code de vérification" name="code" required error={result.errors.code}>
-            {(props) => (
-              <Input inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]*" maxLength={7} {...props} />
-            )}
+          <input type="hidden" name="totpURI" value={setup.totpURI} />
+          <Field label="Code de vérification" name="code" required error={codeError}>
+            {(props) => <Input inputMode="numeric" autoComplete="one-time-code" pattern="[0-9 ]*" maxLength={7} {...props} />}
           </Field>
           <div className="flex flex-wrap gap-3">
             <Button type="submit" disabled={verifying}>
@@ -152,13 +142,13 @@ function TwoFactorCard({ enabled, result }: { enabled: boolean; result: ProfileA
       </div>
     );
   } else if (enabled) {
-    const errors = result?.intent === "2fa-disable" ? result.errors : {};
+    const failed = failureOf(result, "2fa-disable");
     body = (
       <Form method="post" className="grid max-w-md gap-4" noValidate>
         <input type="hidden" name="intent" value="2fa-disable" />
-        <FormError message={result?.intent === "2fa-disable" ? result.toast?.description : undefined} />
+        <Alert>{failed?.message}</Alert>
         <p className="text-slate-700">Pour désactiver la double authentification, confirmez votre mot de passe.</p>
-        <Field label="Mot de passe" name="password" required error={errors.password}>
+        <Field label="Mot de passe" name="password" required error={failed?.fieldErrors.password}>
           {(props) => <Input type="password" autoComplete="current-password" {...props} />}
         </Field>
         <div>
@@ -169,16 +159,16 @@ function TwoFactorCard({ enabled, result }: { enabled: boolean; result: ProfileA
       </Form>
     );
   } else {
-    const errors = result?.intent === "2fa-enable" ? result.errors : {};
+    const failed = failureOf(result, "2fa-enable");
     body = (
       <Form method="post" className="grid max-w-md gap-4" noValidate>
         <input type="hidden" name="intent" value="2fa-enable" />
-        <FormError message={result?.intent === "2fa-enable" ? result.toast?.description : undefined} />
+        <Alert>{failed?.message}</Alert>
         <p className="text-slate-700">
           Protégez votre compte avec un code à 6 chiffres généré par une application sur votre téléphone, demandé à chaque connexion.
           Confirmez d'abord votre mot de passe.
         </p>
-        <Field label="Mot de passe" name="password" required error={errors.password}>
+        <Field label="Mot de passe" name="password" required error={failed?.fieldErrors.password}>
           {(props) => <Input type="password" autoComplete="current-password" {...props} />}
         </Field>
         <div>
@@ -245,7 +235,13 @@ function SessionsCard({ sessions }: { sessions: SessionView[] }) {
                   <Form method="post">
                     <input type="hidden" name="intent" value="revoke-session" />
                     <input type="hidden" name="sessionId" value={session.id} />
-                    <Button type="submit" variant="outline" size="sm" disabled={revoking} aria-label={`Fermer la session ${session.device}`}>
+                    <Button
+                      type="submit"
+                      variant="outline"
+                      size="sm"
+                      disabled={revoking}
+                      aria-label={`Fermer la session ${session.device}`}
+                    >
                       Fermer
                     </Button>
                   </Form>

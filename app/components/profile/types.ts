@@ -1,30 +1,33 @@
 import type { ToastMessage } from "~/components/ui/toaster";
+import type { FormFailure } from "~/lib/form-result";
 
 export const profileTabs = [
   { value: "general", label: "Général" },
   { value: "securite", label: "Sécurité" },
   { value: "activite", label: "Activité" },
+  { value: "notifications", label: "Notifications" },
 ] as const;
 export type ProfileTab = (typeof profileTabs)[number]["value"];
 
-export type FieldErrors = Partial<Record<string, string>>;
+/** A two-factor set-up in progress (the secret to scan or type). */
+export type TwoFactorSetupView = { totpURI: string; secret: string; qrSvg: string };
 
-/** What the profile page's action answers (each form reads the part with its intent). */
+export type ProfileValues = { firstName: string; lastName: string; phone: string };
+
+/**
+ * What the profile page's action answers when it stays on the page (each form reads the answer of
+ * its own intent): a refusal (FormFailure), the set-up of two-factor sign-in (again with the
+ * code's message when the code was wrong), or the backup codes once it is on.
+ */
 export type ProfileActionData =
-  | {
-      intent: "profile";
-      errors: FieldErrors;
-      values: { firstName: string; lastName: string; phone: string };
-      toast?: ToastMessage;
-    }
-  | { intent: "password"; errors: FieldErrors; toast?: ToastMessage }
-  | { intent: "2fa-enable"; errors: FieldErrors; toast?: ToastMessage }
-  | { intent: "2fa-setup"; totpURI: string; secret: string; qrSvg: string; errors: FieldErrors; toast?: ToastMessage }
-  | { intent: "2fa-enabled"; backupCodes: string[]; toast?: ToastMessage }
-  | { intent: "2fa-disable"; errors: FieldErrors; toast?: ToastMessage };
+  | FormFailure<ProfileValues>
+  | { ok: true; intent: "2fa-setup"; setup: TwoFactorSetupView }
+  | (FormFailure & { intent: "2fa-verify"; setup: TwoFactorSetupView })
+  | { ok: true; intent: "2fa-enabled"; backupCodes: string[]; toast: ToastMessage };
 
 export interface ProfileView {
   email: string;
+  dataSaver: boolean;
   firstName: string;
   lastName: string;
   phone: string | null;

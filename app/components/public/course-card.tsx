@@ -80,7 +80,7 @@ export function CourseCard({
   const otherModules = course.moduleCount - shownModules.length;
 
   return (
-    <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow duration-200 hover:shadow-xl focus-within:shadow-xl">
+    <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm transition-shadow duration-200 focus-within:shadow-xl hover:shadow-xl">
       <div className={`relative flex h-36 items-center justify-center bg-linear-to-br ${banner}`}>
         {course.thumbnail ? (
           <img
@@ -120,7 +120,7 @@ export function CourseCard({
         {/* Always shown on phones and touch screens; with a mouse on a wide screen, on hover and focus. */}
         <Link
           to={href}
-          className="absolute right-3 bottom-3 inline-flex items-center gap-1.5 rounded-full bg-white px-3 py-1.5 text-sm font-semibold text-brand-800 shadow-md transition-opacity duration-200 hover:bg-brand-50 md:pointer-fine:opacity-0 md:pointer-fine:group-hover:opacity-100 md:pointer-fine:group-focus-within:opacity-100"
+          className="absolute right-3 bottom-3 inline-flex items-center gap-1.5 rounded-full bg-white px-3 py-1.5 text-sm font-semibold text-brand-800 shadow-md transition-opacity duration-200 hover:bg-brand-50 md:pointer-fine:opacity-0 md:pointer-fine:group-focus-within:opacity-100 md:pointer-fine:group-hover:opacity-100"
         >
           <Icon name="eye" className="size-4" aria-hidden="true" />
           Aperçu<span className="sr-only"> de la formation {course.title}</span>
@@ -129,11 +129,14 @@ export function CourseCard({
 
       <div className="flex flex-1 flex-col p-5">
         <Heading className="text-lg leading-snug font-bold text-slate-900">
-          <Link to={href} className="hover:text-brand-700 hover:underline">
+          <Link to={href} data-course-title className="hover:text-brand-700 hover:underline">
             {course.title}
           </Link>
         </Heading>
-        <p className={`mt-2 text-sm leading-relaxed text-slate-600 ${variant === "home" ? "line-clamp-2" : "line-clamp-3"}`}>
+        <p
+          data-course-description
+          className={`mt-2 text-sm leading-relaxed text-slate-600 ${variant === "home" ? "line-clamp-2" : "line-clamp-3"}`}
+        >
           {course.description}
         </p>
 

@@ -44,9 +44,8 @@ export function SiteFooter({
             </span>
           </Link>
           <p className="mt-4 max-w-sm text-sm leading-relaxed text-slate-400">
-            L'excellence de la formation professionnelle au Mali&nbsp;: des formations certifiantes, conçues avec les
-            entreprises, pour les talents du Mali et de l'Afrique de l'Ouest.{" "}
-            <span className="font-medium text-slate-300">{institute.tagline}.</span>
+            L'excellence de la formation professionnelle au Mali&nbsp;: des formations certifiantes, conçues avec les entreprises, pour les
+            talents du Mali et de l'Afrique de l'Ouest. <span className="font-medium text-slate-300">{institute.tagline}.</span>
           </p>
           {institute.socialLinks.length > 0 ? (
             <ul className="mt-6 flex gap-3" aria-label="Réseaux sociaux">

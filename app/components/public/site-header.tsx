@@ -1,5 +1,4 @@
-import { useEffect, useRef } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { Link, NavLink } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import { cx } from "~/components/ui/control";
 import { signInHref, signUpHref, telHref } from "./links";
@@ -22,16 +21,32 @@ export interface HeaderInstitute {
   openingHours: { days: string; hours: string }[];
 }
 
-export function SiteHeader({ institute }: { institute: HeaderInstitute }) {
+/** The signed-in visitor, if any: the header then leads to their space instead of "Connexion / S'inscrire". */
+export type HeaderAccount = { firstName: string; href: string } | null;
+
+function AccountLinks({ account, mobile = false }: { account: HeaderAccount; mobile?: boolean }) {
+  if (account) {
+    return (
+      <Link to={account.href} className={buttonClasses({ size: mobile ? "md" : "sm", className: mobile ? "col-span-2" : "px-4" })}>
+        Mon espace
+      </Link>
+    );
+  }
+  return (
+    <>
+      <Link to={signInHref} className={buttonClasses({ variant: mobile ? "outline" : "ghost", size: mobile ? "md" : "sm" })}>
+        Connexion
+      </Link>
+      <Link to={signUpHref} className={buttonClasses({ size: mobile ? "md" : "sm", className: mobile ? undefined : "px-4" })}>
+        S'inscrire
+      </Link>
+    </>
+  );
+}
+
+export function SiteHeader({ institute, account = null }: { institute: HeaderInstitute; account?: HeaderAccount }) {
   const phone = institute.phones[0];
   const hours = institute.openingHours[0];
-  const menu = useRef<HTMLDetailsElement>(null);
-  const location = useLocation();
-
-  // With JavaScript, a client-side navigation does not reload the page: close the menu ourselves.
-  useEffect(() => {
-    menu.current?.removeAttribute("open");
-  }, [location.pathname, location.search]);
 
   return (
     <header className="relative z-40 border-b border-slate-200 bg-white/95 shadow-sm backdrop-blur supports-backdrop-filter:bg-white/85 lg:sticky lg:top-0">
@@ -93,25 +108,12 @@ export function SiteHeader({ institute }: { institute: HeaderInstitute }) {
         </nav>
 
         <div className="hidden items-center gap-2 lg:flex">
-          <Link to={signInHref} className={buttonClasses({ variant: "ghost", size: "sm" })}>
-            Connexion
-          </Link>
-          <Link to={signUpHref} className={buttonClasses({ size: "sm", className: "px-4" })}>
-            S'inscrire
-          </Link>
+          <AccountLinks account={account} />
         </div>
 
-        {/* Mobile menu: <details> opens and closes without JavaScript, with the keyboard too. */}
-        <details
-          ref={menu}
-          className="group lg:hidden"
-          onKeyDown={(event) => {
-            if (event.key === "Escape" && menu.current?.open) {
-              menu.current.removeAttribute("open");
-              menu.current.querySelector("summary")?.focus();
-            }
-          }}
-        >
+        {/* Mobile menu: <details> opens and closes without JavaScript, with the keyboard too;
+            app/enhance/progressive.ts adds Escape. */}
+        <details data-menu className="group lg:hidden">
           <summary className="flex min-h-11 cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 px-3 text-sm font-semibold text-slate-800 hover:bg-slate-50 [&::-webkit-details-marker]:hidden">
             <Icon name="menu" className="size-5 group-open:hidden" aria-hidden="true" />
             <Icon name="x" className="hidden size-5 group-open:block" aria-hidden="true" />
@@ -148,12 +150,7 @@ export function SiteHeader({ institute }: { institute: HeaderInstitute }) {
               </a>
             ) : null}
             <div className="mt-3 grid grid-cols-2 gap-3">
-              <Link to={signInHref} className={buttonClasses({ variant: "outline" })}>
-                Connexion
-              </Link>
-              <Link to={signUpHref} className={buttonClasses()}>
-                S'inscrire
-              </Link>
+              <AccountLinks account={account} mobile />
             </div>
           </div>
         </details>

@@ -1,14 +1,18 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { Form, NavLink, useLocation } from "react-router";
-import { Bell, GraduationCap, LogOut, Menu, PanelLeftClose, PanelLeftOpen, Search, X } from "lucide-react";
+import { Form, Link, NavLink, useLocation } from "react-router";
+import { GraduationCap, LogOut, Menu, PanelLeftClose, PanelLeftOpen, Search, X } from "lucide-react";
+import { NotificationBell } from "~/components/notifications/notification-bell";
+import { RealtimeProvider } from "~/components/realtime/realtime";
 import { Avatar } from "~/components/ui/avatar";
 import { cx } from "~/components/ui/control";
+import { LIMITS } from "~/lib/limits";
 import { NoScriptToast, Toaster, useServerToast, type ToastMessage } from "~/components/ui/toaster";
 import { Tooltip, TooltipProvider } from "~/components/ui/tooltip";
 import { SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE, isActivePath, type NavGroup, type ShellKind } from "~/lib/sidebar";
 import { NavIconGlyph } from "./nav-icon";
 
 export interface ShellUser {
+  id: string;
   firstName: string;
   lastName: string;
   email: string;
@@ -21,6 +25,7 @@ export interface AppShellProps {
   /** Collapse state read from the cookie on the server, so the first render is right. */
   collapsed: boolean;
   toast?: ToastMessage | null;
+  unreadNotifications: number;
   children: ReactNode;
 }
 
@@ -31,7 +36,7 @@ const MOBILE_QUERY = "(max-width: 767.98px)";
  * panel under 768 px (a <details> element, so it opens without JavaScript), the top bar and the
  * toasts. Everything here works without JavaScript; scripts only make it instant.
  */
-export function AppShell({ kind, user, navigation, collapsed: initialCollapsed, toast, children }: AppShellProps) {
+export function AppShell({ kind, user, navigation, collapsed: initialCollapsed, toast, unreadNotifications, children }: AppShellProps) {
   const [collapsed, setCollapsed] = useState(initialCollapsed);
   const mobileMenu = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
@@ -44,6 +49,11 @@ export function AppShell({ kind, user, navigation, collapsed: initialCollapsed, 
       document.cookie = `${SIDEBAR_COOKIE}=${next ? "collapsed" : "expanded"}; Path=/; Max-Age=${SIDEBAR_COOKIE_MAX_AGE}; SameSite=Lax${secure}`;
       return next;
     });
+  }, []);
+
+  // The installable app's service worker (app/sw/service-worker.ts): built only for production.
+  useEffect(() => {
+    if (import.meta.env.PROD && "serviceWorker" in navigator) void navigator.serviceWorker.register("/sw.js").catch(() => {});
   }, []);
 
   // Ctrl/Cmd+B: collapse the sidebar, or open/close the slide-over on small screens.
@@ -82,140 +92,154 @@ export function AppShell({ kind, user, navigation, collapsed: initialCollapsed, 
   const fullName = `${user.firstName} ${user.lastName}`.trim() || user.email;
 
   return (
-    <TooltipProvider>
-      <div className="min-h-screen bg-slate-50 md:flex">
-        <a
-          href="#contenu"
-          className="sr-only z-50 rounded-md bg-white px-4 py-2 font-medium text-brand-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
-        >
-          Aller au contenu
-        </a>
+    <RealtimeProvider>
+      <TooltipProvider>
+        <div className="min-h-screen bg-slate-50 md:flex">
+          <a
+            href="#contenu"
+            className="sr-only z-50 rounded-md bg-white px-4 py-2 font-medium text-brand-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+          >
+            Aller au contenu
+          </a>
 
-        {/* Desktop sidebar */}
-        <aside
-          id="barre-laterale"
-          data-collapsed={collapsed ? "true" : "false"}
-          className={cx(
-            "sticky top-0 hidden h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] duration-200 md:flex",
-            collapsed ? "w-12" : "w-64",
-          )}
-        >
-          <div className={cx("flex h-16 items-center border-b border-slate-200", collapsed ? "justify-center" : "justify-between px-3")}>
-            {!collapsed && <Brand kind={kind} />}
-            <Form
-              method="post"
-              action="/barre-laterale"
-              onSubmit={(event) => {
-                event.preventDefault();
-                toggleCollapsed();
-              }}
-            >
-              <input type="hidden" name="collapsed" value={collapsed ? "false" : "true"} />
-              <input type="hidden" name="redirectTo" value={redirectTo} />
-              <button
-                type="submit"
-                aria-controls="barre-laterale"
-                aria-expanded={!collapsed}
-                aria-keyshortcuts="Control+B Meta+B"
-                title={collapsed ? "Déplier la barre latérale (Ctrl+B)" : "Réduire la barre latérale (Ctrl+B)"}
-                className="rounded-md p-2 text-slate-700 hover:bg-slate-100 hover:text-slate-900"
-              >
-                {collapsed ? <PanelLeftOpen aria-hidden="true" className="size-5" /> : <PanelLeftClose aria-hidden="true" className="size-5" />}
-                <span className="sr-only">{collapsed ? "Déplier la barre latérale" : "Réduire la barre latérale"}</span>
-              </button>
-            </Form>
-          </div>
-          <SidebarNav navigation={navigation} collapsed={collapsed} label="Navigation principale" />
-          <div className="border-t border-slate-200 p-2">
-            <SignOutButton collapsed={collapsed} />
-          </div>
-        </aside>
-
-        <div className="flex min-w-0 flex-1 flex-col">
-          <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white px-3 sm:px-5">
-            {/* Slide-over panel under 768 px */}
-            <details ref={mobileMenu} className="group md:hidden">
-              <summary
-                className={cx(
-                  "flex cursor-pointer list-none items-center gap-2 rounded-md p-2 text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden",
-                  "group-open:fixed group-open:top-3 group-open:left-[15rem] group-open:z-50 group-open:bg-white group-open:shadow",
-                )}
-              >
-                <Menu aria-hidden="true" className="size-6 group-open:hidden" />
-                <X aria-hidden="true" className="hidden size-6 group-open:block" />
-                <span className="sr-only group-open:hidden">Ouvrir le menu</span>
-                <span className="sr-only hidden group-open:inline">Fermer le menu</span>
-              </summary>
-              <div
-                className="fixed inset-0 z-40 bg-slate-900/50"
-                aria-hidden="true"
-                onClick={() => {
-                  if (mobileMenu.current) mobileMenu.current.open = false;
+          {/* Desktop sidebar */}
+          <aside
+            id="barre-laterale"
+            data-collapsed={collapsed ? "true" : "false"}
+            className={cx(
+              "sticky top-0 hidden h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] duration-200 md:flex",
+              collapsed ? "w-12" : "w-64",
+            )}
+          >
+            <div className={cx("flex h-16 items-center border-b border-slate-200", collapsed ? "justify-center" : "justify-between px-3")}>
+              {!collapsed && <Brand kind={kind} />}
+              <Form
+                method="post"
+                action="/barre-laterale"
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  toggleCollapsed();
                 }}
-              />
-              <div className="fixed inset-y-0 left-0 z-40 flex w-72 max-w-[85vw] flex-col overflow-y-auto bg-white shadow-xl">
-                <div className="flex h-16 items-center border-b border-slate-200 px-3">
-                  <Brand kind={kind} />
-                </div>
-                <SidebarNav navigation={navigation} collapsed={false} label="Navigation principale" />
-                <div className="border-t border-slate-200 p-2">
-                  <SignOutButton collapsed={false} />
-                </div>
-              </div>
-            </details>
+              >
+                <input type="hidden" name="collapsed" value={collapsed ? "false" : "true"} />
+                <input type="hidden" name="redirectTo" value={redirectTo} />
+                <button
+                  type="submit"
+                  aria-controls="barre-laterale"
+                  aria-expanded={!collapsed}
+                  aria-keyshortcuts="Control+B Meta+B"
+                  title={collapsed ? "Déplier la barre latérale (Ctrl+B)" : "Réduire la barre latérale (Ctrl+B)"}
+                  className="rounded-md p-2 text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+                >
+                  {collapsed ? (
+                    <PanelLeftOpen aria-hidden="true" className="size-5" />
+                  ) : (
+                    <PanelLeftClose aria-hidden="true" className="size-5" />
+                  )}
+                  <span className="sr-only">{collapsed ? "Déplier la barre latérale" : "Réduire la barre latérale"}</span>
+                </button>
+              </Form>
+            </div>
+            <SidebarNav navigation={navigation} collapsed={collapsed} label="Navigation principale" />
+            <div className="border-t border-slate-200 p-2">
+              <SignOutButton collapsed={collapsed} />
+            </div>
+          </aside>
 
-            <form role="search" className="hidden max-w-md flex-1 sm:block" onSubmit={(event) => event.preventDefault()}>
-              <label htmlFor="recherche-globale" className="sr-only">
-                Rechercher
-              </label>
-              <div className="relative">
-                <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500" />
-                <input
-                  id="recherche-globale"
-                  type="search"
-                  disabled
-                  placeholder="Rechercher (bientôt disponible)"
-                  aria-describedby="recherche-globale-aide"
-                  className="w-full rounded-md border border-slate-300 bg-slate-100 py-2 pr-3 pl-9 text-sm text-slate-700 placeholder:text-slate-600 disabled:cursor-not-allowed"
-                />
-                <span id="recherche-globale-aide" className="sr-only">
-                  La recherche sera bientôt disponible.
-                </span>
-              </div>
-            </form>
-
-            <div className="ml-auto flex items-center gap-2 sm:gap-4">
-              <details className="group relative">
-                <summary className="flex cursor-pointer list-none rounded-md p-2 text-slate-700 hover:bg-slate-100 [&::-webkit-details-marker]:hidden">
-                  <Bell aria-hidden="true" className="size-5" />
-                  <span className="sr-only">Notifications</span>
+          <div className="flex min-w-0 flex-1 flex-col">
+            <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white px-3 sm:px-5">
+              {/* Slide-over panel under 768 px */}
+              <details ref={mobileMenu} className="group md:hidden">
+                <summary
+                  className={cx(
+                    "flex cursor-pointer list-none items-center gap-2 rounded-md p-2 text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden",
+                    "group-open:fixed group-open:top-3 group-open:left-[15rem] group-open:z-50 group-open:bg-white group-open:shadow",
+                  )}
+                >
+                  <Menu aria-hidden="true" className="size-6 group-open:hidden" />
+                  <X aria-hidden="true" className="hidden size-6 group-open:block" />
+                  <span className="sr-only group-open:hidden">Ouvrir le menu</span>
+                  <span className="sr-only hidden group-open:inline">Fermer le menu</span>
                 </summary>
-                <div className="absolute right-0 z-40 mt-2 w-64 rounded-md border border-slate-200 bg-white p-4 text-sm text-slate-700 shadow-lg">
-                  <p className="font-semibold text-slate-900">Notifications</p>
-                  <p className="mt-1">Aucune notification</p>
+                <div
+                  className="fixed inset-0 z-40 bg-slate-900/50"
+                  aria-hidden="true"
+                  onClick={() => {
+                    if (mobileMenu.current) mobileMenu.current.open = false;
+                  }}
+                />
+                <div className="fixed inset-y-0 left-0 z-40 flex w-72 max-w-[85vw] flex-col overflow-y-auto bg-white shadow-xl">
+                  <div className="flex h-16 items-center border-b border-slate-200 px-3">
+                    <Brand kind={kind} />
+                  </div>
+                  <SidebarNav navigation={navigation} collapsed={false} label="Navigation principale" />
+                  <div className="border-t border-slate-200 p-2">
+                    <SignOutButton collapsed={false} />
+                  </div>
                 </div>
               </details>
-              <div className="flex items-center gap-3" data-testid="utilisateur-courant">
-                <Avatar firstName={user.firstName} lastName={user.lastName} email={user.email} size="sm" />
-                <div className="hidden min-w-0 leading-tight sm:block">
-                  <p className="truncate text-sm font-semibold text-slate-900">{fullName}</p>
-                  <p className="truncate text-xs text-slate-600">{kind === "teacher" ? "Enseignant" : user.email}</p>
-                </div>
-                <span className="sr-only sm:hidden">
-                  {fullName}, {kind === "teacher" ? "Enseignant" : user.email}
-                </span>
-              </div>
-            </div>
-          </header>
 
-          <main id="contenu" tabIndex={-1} className="flex-1 p-4 focus:outline-none sm:p-6 lg:p-8">
-            <NoScriptToast toast={toast} />
-            {children}
-          </main>
+              <Form
+                method="get"
+                action={kind === "teacher" ? "/teacher/recherche" : "/dashboard/recherche"}
+                role="search"
+                aria-label="Recherche globale"
+                className="hidden max-w-md flex-1 sm:block"
+              >
+                <label htmlFor="recherche-globale" className="sr-only">
+                  Rechercher des formations, des sujets du forum
+                </label>
+                <div className="relative">
+                  <Search
+                    aria-hidden="true"
+                    className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500"
+                  />
+                  <input
+                    id="recherche-globale"
+                    name="q"
+                    type="search"
+                    maxLength={LIMITS.search}
+                    placeholder="Rechercher…"
+                    className="w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-9 text-sm text-slate-900 placeholder:text-slate-600"
+                  />
+                </div>
+              </Form>
+              <Link
+                to={kind === "teacher" ? "/teacher/recherche" : "/dashboard/recherche"}
+                className="rounded-md p-2 text-slate-700 hover:bg-slate-100 sm:hidden"
+                aria-label="Rechercher"
+              >
+                <Search aria-hidden="true" className="size-5" />
+              </Link>
+
+              <div className="ml-auto flex items-center gap-2 sm:gap-4">
+                <NotificationBell
+                  href={kind === "teacher" ? "/teacher/notifications" : "/dashboard/notifications"}
+                  unread={unreadNotifications}
+                  userId={user.id}
+                />
+                <div className="flex items-center gap-3" data-testid="utilisateur-courant">
+                  <Avatar firstName={user.firstName} lastName={user.lastName} email={user.email} size="sm" />
+                  <div className="hidden min-w-0 leading-tight sm:block">
+                    <p className="truncate text-sm font-semibold text-slate-900">{fullName}</p>
+                    <p className="truncate text-xs text-slate-600">{kind === "teacher" ? "Enseignant" : user.email}</p>
+                  </div>
+                  <span className="sr-only sm:hidden">
+                    {fullName}, {kind === "teacher" ? "Enseignant" : user.email}
+                  </span>
+                </div>
+              </div>
+            </header>
+
+            <main id="contenu" tabIndex={-1} className="flex-1 p-4 focus:outline-none sm:p-6 lg:p-8">
+              <NoScriptToast toast={toast} />
+              {children}
+            </main>
+          </div>
+          <Toaster />
         </div>
-        <Toaster />
-      </div>
-    </TooltipProvider>
+      </TooltipProvider>
+    </RealtimeProvider>
   );
 }
 

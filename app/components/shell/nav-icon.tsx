@@ -18,6 +18,7 @@ import {
   UsersRound,
   Video,
   Wallet,
+  Receipt,
   type LucideIcon,
 } from "lucide-react";
 import type { NavIcon } from "~/lib/sidebar";
@@ -34,6 +35,7 @@ const icons: Record<NavIcon, LucideIcon> = {
   courses: Library,
   analytics: ChartColumn,
   finances: Wallet,
+  payments: Receipt,
   create: CirclePlus,
   teacher: GraduationCap,
   students: UsersRound,

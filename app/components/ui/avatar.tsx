@@ -38,7 +38,7 @@ export function Avatar({
   return (
     <span
       className={cx(
-        "inline-flex shrink-0 select-none items-center justify-center rounded-full bg-brand-700 font-semibold text-white",
+        "inline-flex shrink-0 items-center justify-center rounded-full bg-brand-700 font-semibold text-white select-none",
         sizes[size],
         className,
       )}

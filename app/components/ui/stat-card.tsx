@@ -1,7 +1,19 @@
 import type { ReactNode } from "react";
 
 /** One figure of a stat-card row (users, courses); a number is written the French way. */
-export function StatCard({ label, value, note, icon, wide }: { label: string; value: number | string; note?: string; icon: ReactNode; wide?: boolean }) {
+export function StatCard({
+  label,
+  value,
+  note,
+  icon,
+  wide,
+}: {
+  label: string;
+  value: number | string;
+  note?: string;
+  icon: ReactNode;
+  wide?: boolean;
+}) {
   // dt and dd sit directly in a div directly in the dl, as HTML allows.
   return (
     <div className={`rounded-lg border border-slate-200 bg-white p-4 shadow-sm ${wide ? "col-span-2 md:col-span-1" : ""}`}>

@@ -4,7 +4,12 @@ import { cx } from "./control";
 /** A native table in a horizontally scrollable, focusable region (keyboard users can scroll it). */
 export function Table({ className, label, ...props }: ComponentProps<"table"> & { label?: string }) {
   return (
-    <div className="w-full overflow-x-auto" role={label ? "region" : undefined} aria-label={label} tabIndex={label ? 0 : undefined}>
+    <div
+      className="relative w-full overflow-x-auto"
+      role={label ? "region" : undefined}
+      aria-label={label}
+      tabIndex={label ? 0 : undefined}
+    >
       <table className={cx("w-full caption-bottom border-collapse text-left text-sm", className)} {...props} />
     </div>
   );

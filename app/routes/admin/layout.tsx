@@ -1,20 +1,29 @@
 import { Outlet } from "react-router";
-import { requireAdmin } from "~/.server/auth/guards";
+import { signedInAdmin } from "~/.server/auth/middleware";
+import { dbContext, userContext } from "~/.server/context";
 import { AppShell } from "~/components/shell/app-shell";
 import { mainNavigation } from "~/lib/sidebar";
 import { shellLoaderData } from "../shell/shell-data.server";
 import type { Route } from "./+types/layout";
 
 /** /admin/*: administrators only, in the same shell as /dashboard. */
-export async function loader(args: Route.LoaderArgs) {
-  const user = await requireAdmin(args);
-  return shellLoaderData(args.request, user);
+export const middleware: Route.MiddlewareFunction[] = [signedInAdmin];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return shellLoaderData(request, context.get(userContext), context.get(dbContext));
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
-  const { user, collapsed, toast } = loaderData;
+  const { user, collapsed, toast, unreadNotifications } = loaderData;
   return (
-    <AppShell kind="main" user={user} navigation={mainNavigation(user.role)} collapsed={collapsed} toast={toast}>
+    <AppShell
+      kind="main"
+      user={user}
+      navigation={mainNavigation(user.role)}
+      collapsed={collapsed}
+      toast={toast}
+      unreadNotifications={unreadNotifications}
+    >
       <Outlet />
     </AppShell>
   );

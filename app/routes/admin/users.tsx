@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { Link, useNavigation } from "react-router";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { Download, UserPlus } from "lucide-react";
-import { requireAdmin } from "~/.server/auth/guards";
-import { dbContext, envContext } from "~/.server/context";
+import { dbContext, envContext, userContext } from "~/.server/context";
+import { isAppError } from "~/.server/errors";
+import { formFailure } from "~/.server/http/errors";
 import { redirectWithToast } from "~/.server/toast";
 import {
   changeUserRole,
@@ -14,7 +15,6 @@ import {
   listUsers,
   reactivateUser,
   resendInvitation,
-  UsersError,
 } from "~/.server/users";
 import { parseUserFilters, userActionSchema } from "~/.server/users/schemas";
 import { AuditLogList } from "~/components/admin/audit-log";
@@ -22,10 +22,10 @@ import { NewUserForm, type NewUserValues } from "~/components/admin/new-user-for
 import { UserStats } from "~/components/admin/user-stats";
 import { ConfirmStatusBody, UsersTable } from "~/components/admin/users-table";
 import { buttonClasses } from "~/components/ui/button";
+import { FilterBar } from "~/components/ui/filter-bar";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
-import { Input } from "~/components/ui/input";
-import { Select } from "~/components/ui/select";
+import { failureOf } from "~/lib/form-result";
 import { plural } from "~/lib/format";
 import { roleLabels, roles } from "~/lib/roles";
 import type { Route } from "./+types/users";
@@ -44,7 +44,7 @@ function listSearch(url: URL): string {
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const admin = await requireAdmin(args);
+  const admin = args.context.get(userContext);
   const db = args.context.get(dbContext);
   const url = new URL(args.request.url);
   const filters = parseUserFilters(url.searchParams);
@@ -65,10 +65,8 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-export type UsersActionData = { intent: "create"; errors: Record<string, string>; values: NewUserValues };
-
 export async function action(args: Route.ActionArgs) {
-  const admin = await requireAdmin(args);
+  const admin = args.context.get(userContext);
   const db = args.context.get(dbContext);
   const env = args.context.get(envContext);
   const back = `${USERS_PATH}${listSearch(new URL(args.request.url))}`;
@@ -77,7 +75,11 @@ export async function action(args: Route.ActionArgs) {
   if (!parsed.success) {
     const intent = form.intent;
     const title = intent === "change-role" ? "Impossible de mettre à jour le rôle" : "Action impossible";
-    return redirectWithToast(back, { type: "error", title: "Erreur", description: `${title} : la demande est incomplète ou invalide.` }, { status: 303 });
+    return redirectWithToast(
+      back,
+      { type: "error", title: "Erreur", description: `${title} : la demande est incomplète ou invalide.` },
+      { status: 303 },
+    );
   }
   const input = parsed.data;
   try {
@@ -88,8 +90,8 @@ export async function action(args: Route.ActionArgs) {
       }
       case "create": {
         const values: NewUserValues = { firstName: input.firstName, lastName: input.lastName, email: input.email, role: input.role };
-        const result = await createUser(db, admin, values, env);
-        if (!result.ok) return data<UsersActionData>({ intent: "create", errors: result.errors, values }, { status: 400 });
+        const result = await createUser(db, admin, values, env).catch((error: unknown) => formFailure(error, { intent: "create", values }));
+        if (!("user" in result)) return result;
         return redirectWithToast(
           back,
           {
@@ -107,14 +109,21 @@ export async function action(args: Route.ActionArgs) {
           {
             type: "success",
             title: "Compte désactivé",
-            description: result.sessionsEnded > 0 ? `${plural(result.sessionsEnded, "session a pris fin", "sessions ont pris fin")}.` : "Cette personne ne peut plus se connecter.",
+            description:
+              result.sessionsEnded > 0
+                ? `${plural(result.sessionsEnded, "session a pris fin", "sessions ont pris fin")}.`
+                : "Cette personne ne peut plus se connecter.",
           },
           { status: 303 },
         );
       }
       case "reactivate": {
         await reactivateUser(db, admin, input.userId);
-        return redirectWithToast(back, { type: "success", title: "Compte réactivé", description: "Cette personne peut de nouveau se connecter." }, { status: 303 });
+        return redirectWithToast(
+          back,
+          { type: "success", title: "Compte réactivé", description: "Cette personne peut de nouveau se connecter." },
+          { status: 303 },
+        );
       }
       case "resend-invitation": {
         const result = await resendInvitation(db, admin, input.userId, env);
@@ -122,13 +131,17 @@ export async function action(args: Route.ActionArgs) {
           back,
           result.sent
             ? { type: "success", title: "Invitation renvoyée", description: "Le lien précédent ne fonctionne plus." }
-            : { type: "error", title: "Erreur", description: "Ce compte a déjà un mot de passe ou est désactivé : aucune invitation envoyée." },
+            : {
+                type: "error",
+                title: "Erreur",
+                description: "Ce compte a déjà un mot de passe ou est désactivé : aucune invitation envoyée.",
+              },
           { status: 303 },
         );
       }
     }
   } catch (error) {
-    if (!(error instanceof UsersError)) throw error;
+    if (!isAppError(error)) throw error;
     const what = input.intent === "change-role" ? "Impossible de mettre à jour le rôle" : "Action impossible";
     return redirectWithToast(back, { type: "error", title: "Erreur", description: `${what}. ${error.message}` }, { status: 303 });
   }
@@ -148,7 +161,7 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
   const { stats, list, audit, filters, search, me, showNewUserForm, confirmUser } = loaderData;
   const hydrated = useHydrated();
   const navigation = useNavigation();
-  const createErrors = actionData?.intent === "create" ? actionData : null;
+  const createErrors = failureOf<NewUserValues>(actionData, "create");
   const creating = navigation.state !== "idle" && navigation.formData?.get("intent") === "create";
 
   // The dialog: opened by the button; stays open while its submission has errors; closes once a
@@ -189,7 +202,7 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
                 </DialogHeader>
                 <NewUserForm
                   idPrefix="dialog"
-                  errors={createErrors?.errors}
+                  errors={createErrors?.fieldErrors}
                   values={createErrors?.values}
                   pending={creating}
                   onCancel={() => setDialogOpen(false)}
@@ -214,7 +227,7 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
           <CardContent>
             <NewUserForm
               idPrefix="inline"
-              errors={createErrors?.errors}
+              errors={createErrors?.fieldErrors}
               values={createErrors?.values}
               pending={creating}
               cancelHref={`${USERS_PATH}${search}`}
@@ -236,34 +249,20 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
       <Card aria-labelledby="users-title">
         <CardHeader className="space-y-3">
           <CardTitle id="users-title">Utilisateurs</CardTitle>
-          {/* Keyed by the query so its fields show the current filters after each navigation. */}
-          <Form key={search} method="get" role="search" aria-label="Rechercher des utilisateurs" className="flex flex-col gap-3 sm:flex-row sm:items-end">
-            <div className="flex-1">
-              <label htmlFor="users-q" className="mb-1 block text-sm font-medium text-slate-800">
-                Rechercher
-              </label>
-              <Input id="users-q" type="search" name="q" defaultValue={filters.q} placeholder="Nom, prénom ou e-mail" maxLength={100} />
-            </div>
-            <div className="sm:w-56">
-              <label htmlFor="users-role" className="mb-1 block text-sm font-medium text-slate-800">
-                Rôle
-              </label>
-              <Select
-                id="users-role"
-                name="role"
-                defaultValue={filters.role}
-                options={[{ value: "all", label: "Tous les rôles" }, ...roles.map((role) => ({ value: role, label: roleLabels[role] }))]}
-              />
-            </div>
-            <button type="submit" className={buttonClasses({ variant: "primary" })}>
-              Filtrer
-            </button>
-            {(filters.q || filters.role !== "all") && (
-              <Link to={USERS_PATH} className={buttonClasses({ variant: "ghost" })}>
-                Effacer
-              </Link>
-            )}
-          </Form>
+          <FilterBar
+            label="Rechercher des utilisateurs"
+            id="users"
+            search={{ value: filters.q, placeholder: "Nom, prénom ou e-mail" }}
+            choices={[
+              {
+                name: "role",
+                label: "Rôle",
+                value: filters.role,
+                options: [{ value: "all", label: "Tous les rôles" }, ...roles.map((role) => ({ value: role, label: roleLabels[role] }))],
+              },
+            ]}
+            clearHref={filters.q || filters.role !== "all" ? USERS_PATH : null}
+          />
           <p className="text-sm text-slate-600" aria-live="polite">
             {plural(list.total, "utilisateur trouvé", "utilisateurs trouvés")}
             {list.pageCount > 1 && ` · page ${list.page} sur ${list.pageCount}`}

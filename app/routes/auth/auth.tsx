@@ -13,7 +13,7 @@ import {
   verifyTwoFactor,
 } from "~/.server/auth/flows";
 import { authMessages } from "~/components/auth/messages";
-import { checkPassword } from "~/.server/auth/password";
+import { checkPassword, passwordContextWords } from "~/.server/auth/password";
 import { cookieHeaders, safeRedirect } from "~/.server/auth/redirect";
 import { getInstitute } from "~/.server/catalogue";
 import { authContext, dbContext } from "~/.server/context";
@@ -21,6 +21,9 @@ import { AuthShell, AuthTabs, GoogleButton, Notice, OrSeparator, SubmitButton, t
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { passwordMessages, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "~/lib/password-policy";
+import { fieldErrorsOf, type FieldErrors } from "~/lib/form-result";
+import { homeOf } from "~/lib/roles";
+import { emailSchema, firstNameSchema, lastNameSchema, passwordSchema, twoFactorCodeSchema } from "~/lib/schemas";
 import type { Route } from "./+types/auth";
 
 /** Messages a redirect may ask for with ?message=… (never free text from the URL). */
@@ -32,6 +35,7 @@ const flashMessages = {
   "verification-invalide": { tone: "error", text: authMessages.verificationLinkInvalid },
   "mot-de-passe": { tone: "success", text: `${authMessages.passwordUpdated} Connectez-vous avec votre nouveau mot de passe.` },
   "session-expiree": { tone: "error", text: authMessages.twoFactorExpired },
+  appareil: { tone: "success", text: authMessages.deviceConfirmed },
 } as const satisfies Record<string, { tone: "success" | "error" | "info"; text: string }>;
 
 function tabFrom(value: string | null): AuthTab {
@@ -48,6 +52,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     instituteName: institute.name,
     siteName: institute.shortName,
     redirectTo,
+    // Whether a page asked for the sign-in; otherwise each role lands on its own home.
+    askedRedirect: url.searchParams.has("redirectTo"),
     google: Boolean(auth.options.socialProviders?.google),
   };
 
@@ -71,11 +77,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const errorFlash = googleError
     ? {
         tone: "error" as const,
-        text: errorCode.includes("deactivated") || errorCode.includes("banned")
-          ? authMessages.deactivated
-          : errorCode === "account_not_linked"
-            ? `${authMessages.googleErrorPrefix}ce compte Google n'est pas relié à votre compte.`
-            : authMessages.googleFailed,
+        text:
+          errorCode.includes("deactivated") || errorCode.includes("banned")
+            ? authMessages.deactivated
+            : errorCode === "account_not_linked"
+              ? `${authMessages.googleErrorPrefix}ce compte Google n'est pas relié à votre compte.`
+              : authMessages.googleFailed,
       }
     : null;
 
@@ -107,51 +114,22 @@ export function meta({ loaderData }: Route.MetaArgs) {
   ];
 }
 
-const emailField = z
-  .string({ error: "L'adresse email est obligatoire." })
-  .trim()
-  .min(1, "L'adresse email est obligatoire.")
-  .max(254, "Cette adresse email est trop longue.")
-  .pipe(z.email("Saisissez une adresse email valide (ex. nom@exemple.ml)."));
+const signInSchema = z.object({ email: emailSchema, password: passwordSchema });
 
-const requiredText = (message: string, max = 100) =>
-  z.string({ error: message }).trim().min(1, message).max(max, `${max} caractères au plus.`);
+const signUpSchema = z.object({ firstName: firstNameSchema, lastName: lastNameSchema, email: emailSchema, password: passwordSchema });
 
-const signInSchema = z.object({
-  email: emailField,
-  password: z.string({ error: "Le mot de passe est obligatoire." }).min(1, "Le mot de passe est obligatoire.").max(1024),
-});
-
-const signUpSchema = z.object({
-  firstName: requiredText("Le prénom est obligatoire."),
-  lastName: requiredText("Le nom est obligatoire."),
-  email: emailField,
-  password: z.string({ error: passwordMessages.required }).min(1, passwordMessages.required).max(1024, passwordMessages.tooLong),
-});
-
-const emailOnlySchema = z.object({ email: emailField });
+const emailOnlySchema = z.object({ email: emailSchema });
 
 const newPasswordSchema = z.object({
   token: z.string().min(1).max(200),
-  password: z.string({ error: passwordMessages.required }).min(1, passwordMessages.required).max(1024, passwordMessages.tooLong),
+  password: passwordSchema,
   confirmPassword: z.string({ error: "Confirmez le mot de passe." }).min(1, "Confirmez le mot de passe."),
 });
 
 const twoFactorSchema = z.object({
-  code: z.string({ error: "Saisissez le code." }).trim().min(6, "Saisissez le code à 6 chiffres ou un code de secours.").max(20),
+  code: twoFactorCodeSchema,
   trustDevice: z.literal("on").optional(),
 });
-
-type FieldErrors = Partial<Record<string, string>>;
-
-function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? "form");
-    errors[key] ??= issue.message;
-  }
-  return errors;
-}
 
 function statusFor(kind: string): number {
   switch (kind) {
@@ -162,6 +140,7 @@ function statusFor(kind: string): number {
       return 401;
     case "unverified":
     case "deactivated":
+    case "confirm_device":
       return 403;
     case "taken":
       return 409;
@@ -184,14 +163,26 @@ export async function action({ request, context }: Route.ActionArgs) {
   switch (intent) {
     case "signin": {
       const parsed = signInSchema.safeParse(values);
-      if (!parsed.success) return data({ intent, error: null, fieldErrors: fieldErrorsOf(parsed.error), values: kept, unverifiedEmail: null }, { status: 400 });
+      if (!parsed.success)
+        return data(
+          { intent, error: null, fieldErrors: fieldErrorsOf(parsed.error), values: kept, unverifiedEmail: null },
+          { status: 400 },
+        );
       const result = await signIn(auth, headers, parsed.data);
       if (result.ok) {
-        const next = result.twoFactor ? `/auth?etape=code&redirectTo=${encodeURIComponent(redirectTo)}` : redirectTo;
+        // No page asked for the sign-in: each role lands on its own home (a teacher /teacher, an admin /admin).
+        const home = values.redirectTo ? redirectTo : homeOf(result.role);
+        const next = result.twoFactor ? `/auth?etape=code&redirectTo=${encodeURIComponent(home)}` : home;
         throw redirect(next, { headers: cookieHeaders(result.setCookies) });
       }
       return data(
-        { intent, error: result.message, fieldErrors: {}, values: kept, unverifiedEmail: result.kind === "unverified" ? parsed.data.email : null },
+        {
+          intent,
+          error: result.message,
+          fieldErrors: {},
+          values: kept,
+          unverifiedEmail: result.kind === "unverified" ? parsed.data.email : null,
+        },
         { status: statusFor(result.kind) },
       );
     }
@@ -199,39 +190,60 @@ export async function action({ request, context }: Route.ActionArgs) {
       const parsed = signUpSchema.safeParse(values);
       const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
       if (parsed.success) {
-        const reasons = checkPassword(parsed.data.password, parsed.data.email);
+        const reasons = checkPassword(parsed.data.password, { email: parsed.data.email, contextWords: await passwordContextWords(db) });
         if (reasons.length) fieldErrors.password = reasons.join(" ");
       }
       if (!parsed.success || Object.keys(fieldErrors).length) {
         return data({ intent, error: null, fieldErrors, values: kept, unverifiedEmail: null }, { status: 400 });
       }
       const result = await signUp(auth, db, headers, parsed.data, redirectTo);
-      if (result.ok) throw redirect(`/auth?message=inscription${redirectTo !== "/dashboard" ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ""}`);
+      if (result.ok)
+        throw redirect(`/auth?message=inscription${redirectTo !== "/dashboard" ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ""}`);
       return data(
-        { intent, error: result.fieldErrors ? null : result.message, fieldErrors: result.fieldErrors ?? {}, values: kept, unverifiedEmail: null },
+        {
+          intent,
+          error: result.fieldErrors ? null : result.message,
+          fieldErrors: result.fieldErrors ?? {},
+          values: kept,
+          unverifiedEmail: null,
+        },
         { status: statusFor(result.kind) },
       );
     }
     case "reset-request": {
       const parsed = emailOnlySchema.safeParse(values);
-      if (!parsed.success) return data({ intent, error: null, fieldErrors: fieldErrorsOf(parsed.error), values: kept, unverifiedEmail: null }, { status: 400 });
+      if (!parsed.success)
+        return data(
+          { intent, error: null, fieldErrors: fieldErrorsOf(parsed.error), values: kept, unverifiedEmail: null },
+          { status: 400 },
+        );
       const result = await requestPasswordReset(auth, headers, parsed.data.email);
       if (result.ok) throw redirect("/auth?onglet=recuperation&message=recuperation");
-      return data({ intent, error: result.message, fieldErrors: {}, values: kept, unverifiedEmail: null }, { status: statusFor(result.kind) });
+      return data(
+        { intent, error: result.message, fieldErrors: {}, values: kept, unverifiedEmail: null },
+        { status: statusFor(result.kind) },
+      );
     }
     case "resend": {
       const parsed = emailOnlySchema.safeParse(values);
-      if (!parsed.success) return data({ intent: "signin", error: null, fieldErrors: fieldErrorsOf(parsed.error), values: kept, unverifiedEmail: null }, { status: 400 });
+      if (!parsed.success)
+        return data(
+          { intent: "signin", error: null, fieldErrors: fieldErrorsOf(parsed.error), values: kept, unverifiedEmail: null },
+          { status: 400 },
+        );
       const result = await resendVerification(auth, headers, parsed.data.email);
       if (result.ok) throw redirect("/auth?message=renvoi");
-      return data({ intent: "signin", error: result.message, fieldErrors: {}, values: kept, unverifiedEmail: parsed.data.email }, { status: statusFor(result.kind) });
+      return data(
+        { intent: "signin", error: result.message, fieldErrors: {}, values: kept, unverifiedEmail: parsed.data.email },
+        { status: statusFor(result.kind) },
+      );
     }
     case "reset": {
       const parsed = newPasswordSchema.safeParse(values);
       const fieldErrors: FieldErrors = parsed.success ? {} : fieldErrorsOf(parsed.error);
       if (parsed.success) {
         if (parsed.data.password !== parsed.data.confirmPassword) fieldErrors.confirmPassword = passwordMessages.mismatch;
-        const reasons = checkPassword(parsed.data.password);
+        const reasons = checkPassword(parsed.data.password, { contextWords: await passwordContextWords(db) });
         if (reasons.length) fieldErrors.password = reasons.join(" ");
       }
       if (!parsed.success || Object.keys(fieldErrors).length) {
@@ -240,29 +252,54 @@ export async function action({ request, context }: Route.ActionArgs) {
       const result = await resetPassword(auth, db, headers, { token: parsed.data.token, password: parsed.data.password });
       if (!result.ok) {
         return data(
-          { intent, error: result.fieldErrors ? null : result.message, fieldErrors: result.fieldErrors ?? {}, values: kept, unverifiedEmail: null, done: null, tokenInvalid: result.kind === "token" },
+          {
+            intent,
+            error: result.fieldErrors ? null : result.message,
+            fieldErrors: result.fieldErrors ?? {},
+            values: kept,
+            unverifiedEmail: null,
+            done: null,
+            tokenInvalid: result.kind === "token",
+          },
           { status: statusFor(result.kind) },
         );
       }
       const next = result.twoFactor ? "/auth?etape=code" : result.signedIn ? "/dashboard" : "/auth?message=mot-de-passe";
       return data(
-        { intent, error: null, fieldErrors: {}, values: kept, unverifiedEmail: null, done: { message: authMessages.passwordUpdated, next } },
+        {
+          intent,
+          error: null,
+          fieldErrors: {},
+          values: kept,
+          unverifiedEmail: null,
+          done: { message: authMessages.passwordUpdated, next },
+        },
         { headers: cookieHeaders(result.setCookies) },
       );
     }
     case "two-factor": {
       const parsed = twoFactorSchema.safeParse(values);
-      if (!parsed.success) return data({ intent, error: null, fieldErrors: fieldErrorsOf(parsed.error), values: kept, unverifiedEmail: null }, { status: 400 });
+      if (!parsed.success)
+        return data(
+          { intent, error: null, fieldErrors: fieldErrorsOf(parsed.error), values: kept, unverifiedEmail: null },
+          { status: 400 },
+        );
       const result = await verifyTwoFactor(auth, headers, { code: parsed.data.code, trustDevice: parsed.data.trustDevice === "on" });
       if (result.ok) throw redirect(redirectTo, { headers: cookieHeaders(result.setCookies) });
       if (result.message === authMessages.twoFactorExpired) throw redirect("/auth?message=session-expiree");
-      return data({ intent, error: result.message, fieldErrors: {}, values: kept, unverifiedEmail: null }, { status: statusFor(result.kind) });
+      return data(
+        { intent, error: result.message, fieldErrors: {}, values: kept, unverifiedEmail: null },
+        { status: statusFor(result.kind) },
+      );
     }
     case "google": {
       if (!auth.options.socialProviders?.google) throw redirect("/auth");
       const result = await startGoogleSignIn(auth, headers, { redirectTo, signUp: values.signUp === "1" });
       if (result.ok) throw redirect(result.url, { headers: cookieHeaders(result.setCookies) });
-      return data({ intent, error: result.message, fieldErrors: {}, values: kept, unverifiedEmail: null }, { status: statusFor(result.kind) });
+      return data(
+        { intent, error: result.message, fieldErrors: {}, values: kept, unverifiedEmail: null },
+        { status: statusFor(result.kind) },
+      );
     }
     default:
       return data({ intent, error: "Action inconnue.", fieldErrors: {}, values: kept, unverifiedEmail: null }, { status: 400 });
@@ -305,7 +342,11 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
   if (view === "two_factor") {
     const own = mine("two-factor");
     return (
-      <AuthShell instituteName={instituteName} title="Vérification en deux étapes" subtitle="Saisissez le code de votre application d'authentification.">
+      <AuthShell
+        instituteName={instituteName}
+        title="Vérification en deux étapes"
+        subtitle="Saisissez le code de votre application d'authentification."
+      >
         {flash && <Notice tone={flash.tone}>{flash.text}</Notice>}
         {own?.error && <Notice tone="error">{own.error}</Notice>}
         <Form method="post" noValidate className="space-y-4">
@@ -339,7 +380,14 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
     <AuthShell instituteName={instituteName} title={title} subtitle={subtitle}>
       <AuthTabs current={tab} hrefFor={hrefFor} />
       {flash && <Notice tone={flash.tone}>{flash.text}</Notice>}
-      {tab === "connexion" && <SignInForm redirectTo={redirectTo} result={mine("signin")} forgotHref={hrefFor("recuperation")} google={google} />}
+      {tab === "connexion" && (
+        <SignInForm
+          redirectTo={loaderData.askedRedirect ? redirectTo : ""}
+          result={mine("signin")}
+          forgotHref={hrefFor("recuperation")}
+          google={google}
+        />
+      )}
       {tab === "inscription" && <SignUpForm redirectTo={redirectTo} result={mine("signup")} google={google} />}
       {tab === "recuperation" && <ResetRequestForm result={mine("reset-request")} />}
       {mine("google")?.error && <Notice tone="error">{mine("google")!.error}</Notice>}
@@ -347,7 +395,17 @@ export default function AuthPage({ loaderData, actionData }: Route.ComponentProp
   );
 }
 
-function SignInForm({ redirectTo, result, forgotHref, google }: { redirectTo: string; result?: ActionData; forgotHref: string; google: boolean }) {
+function SignInForm({
+  redirectTo,
+  result,
+  forgotHref,
+  google,
+}: {
+  redirectTo: string;
+  result?: ActionData;
+  forgotHref: string;
+  google: boolean;
+}) {
   return (
     <>
       {result?.error && (
@@ -356,15 +414,23 @@ function SignInForm({ redirectTo, result, forgotHref, google }: { redirectTo: st
           {result.unverifiedEmail && (
             <Form method="post" className="mt-2">
               <input type="hidden" name="email" value={result.unverifiedEmail} />
-              <SubmitButton intent="resend" label="Renvoyer l'email de confirmation" pendingLabel="Envoi en cours..." variant="outline" className="bg-white" />
+              <SubmitButton
+                intent="resend"
+                label="Renvoyer l'e-mail de confirmation"
+                pendingLabel="Envoi en cours..."
+                variant="outline"
+                className="bg-white"
+              />
             </Form>
           )}
         </Notice>
       )}
       <Form method="post" noValidate className="space-y-4">
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <Field label="Email" name="email" required error={result?.fieldErrors.email}>
-          {(props) => <Input {...props} type="email" autoComplete="email" defaultValue={result?.values.email} placeholder="votre@email.com" />}
+        <Field label="E-mail" name="email" required error={result?.fieldErrors.email}>
+          {(props) => (
+            <Input {...props} type="email" autoComplete="email" defaultValue={result?.values.email} placeholder="votre@email.com" />
+          )}
         </Field>
         <Field label="Mot de passe" name="password" required error={result?.fieldErrors.password}>
           {(props) => <Input {...props} type="password" autoComplete="current-password" maxLength={1024} />}
@@ -400,8 +466,10 @@ function SignUpForm({ redirectTo, result, google }: { redirectTo: string; result
             {(props) => <Input {...props} autoComplete="family-name" defaultValue={result?.values.lastName} maxLength={100} />}
           </Field>
         </div>
-        <Field label="Email" name="email" required error={result?.fieldErrors.email}>
-          {(props) => <Input {...props} type="email" autoComplete="email" defaultValue={result?.values.email} placeholder="votre@email.com" />}
+        <Field label="E-mail" name="email" required error={result?.fieldErrors.email}>
+          {(props) => (
+            <Input {...props} type="email" autoComplete="email" defaultValue={result?.values.email} placeholder="votre@email.com" />
+          )}
         </Field>
         <Field
           label="Mot de passe"
@@ -429,8 +497,16 @@ function ResetRequestForm({ result }: { result?: ActionData }) {
     <>
       {result?.error && <Notice tone="error">{result.error}</Notice>}
       <Form method="post" noValidate className="space-y-4">
-        <Field label="Email" name="email" required error={result?.fieldErrors.email} hint="Nous vous enverrons un lien pour choisir un nouveau mot de passe.">
-          {(props) => <Input {...props} type="email" autoComplete="email" defaultValue={result?.values.email} placeholder="votre@email.com" />}
+        <Field
+          label="E-mail"
+          name="email"
+          required
+          error={result?.fieldErrors.email}
+          hint="Nous vous enverrons un lien pour choisir un nouveau mot de passe."
+        >
+          {(props) => (
+            <Input {...props} type="email" autoComplete="email" defaultValue={result?.values.email} placeholder="votre@email.com" />
+          )}
         </Field>
         <SubmitButton intent="reset-request" label="Envoyer le lien" pendingLabel="Envoi en cours..." />
       </Form>
@@ -471,7 +547,10 @@ function ResetForm({ token, result }: { token: string | null; result?: ActionDat
     return (
       <>
         <Notice tone="error">{authMessages.resetLinkInvalid}</Notice>
-        <a href="/auth?onglet=recuperation" className="inline-flex min-h-11 w-full items-center justify-center rounded-md bg-brand-700 px-4 font-medium text-white hover:bg-brand-800">
+        <a
+          href="/auth?onglet=recuperation"
+          className="inline-flex min-h-11 w-full items-center justify-center rounded-md bg-brand-700 px-4 font-medium text-white hover:bg-brand-800"
+        >
           Demander un nouveau lien
         </a>
       </>

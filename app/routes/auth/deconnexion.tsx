@@ -20,8 +20,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await getOptionalUser({ request, context });
   if (!user) throw redirect("/");
   const result = await signOut(context.get(authContext), context.get(dbContext), request.headers, scope, user.id);
-  if (scope === "others") throw redirect("/dashboard/profile?onglet=securite", { headers: cookieHeaders(result.ok ? result.setCookies : []) });
-  throw redirect("/", { headers: cookieHeaders(result.ok ? result.setCookies : []) });
+  if (scope === "others")
+    throw redirect("/dashboard/profile?onglet=securite", { headers: cookieHeaders(result.ok ? result.setCookies : []) });
+  // This device's caches and stored lessons go with the session: nothing of one learner is shown
+  // to the next person on a shared phone (the service worker registers again on the next visit).
+  throw redirect("/", { headers: cookieHeaders(result.ok ? result.setCookies : [], { "Clear-Site-Data": '"cache", "storage"' }) });
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,29 +1,45 @@
 import { CalendarClock, Video } from "lucide-react";
 import { isRouteErrorResponse, Link } from "react-router";
-import { requireUser } from "~/.server/auth/guards";
-import { dbContext } from "~/.server/context";
+import { dbContext, userContext } from "~/.server/context";
 import { getLearnerCourse } from "~/.server/learning";
+import { listLearnerSessions } from "~/.server/live-sessions";
+import { listLearnerQuizzes } from "~/.server/quizzes";
 import { CourseOutline } from "~/components/learning/course-outline";
+import { LearnerSessions } from "~/components/live-sessions/learner-sessions";
+import { LearnerQuizList } from "~/components/quizzes/learner-quiz-list";
 import { ProgressBar } from "~/components/learning/progress-bar";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
+import { learnerSessionView } from "~/lib/live-sessions";
 import { asLearner } from "./learner-access.server";
 import type { Route } from "./+types/formation";
 
 const liveDate = new Intl.DateTimeFormat("fr-FR", { dateStyle: "full", timeStyle: "short", timeZone: "Africa/Bamako" });
 
 export async function loader(args: Route.LoaderArgs) {
-  const user = await requireUser(args);
-  const { course, enrolment, lessons, resume } = await asLearner(args.params.slug, () => getLearnerCourse(args.context.get(dbContext), user, args.params.slug));
+  const user = args.context.get(userContext);
+  const db = args.context.get(dbContext);
+  const { course, enrolment, lessons, resume } = await asLearner(args.params.slug, () => getLearnerCourse(db, user, args.params.slug));
   const now = new Date();
+  // Quizzes are taken by the course's learners (a teacher's preview has no enrolment).
+  const quizzes = enrolment ? await listLearnerQuizzes(db, user, course.id) : [];
+  const sessions = await listLearnerSessions(db, user, now, { courseId: course.id, limit: 5 });
   return {
-    course: { slug: course.slug, title: course.title, description: course.description, categoryName: course.categoryName, liveSessionUrl: course.liveSessionUrl },
+    sessions: sessions.map(learnerSessionView),
+    course: {
+      slug: course.slug,
+      title: course.title,
+      description: course.description,
+      categoryName: course.categoryName,
+      liveSessionUrl: course.liveSessionUrl,
+    },
     nextLive: course.nextLiveAt && course.nextLiveAt > now ? liveDate.format(course.nextLiveAt) : null,
     progress: enrolment?.progress ?? null,
     completed: enrolment?.status === "completed",
     lessons: lessons.map(({ id, title, durationMinutes, done }) => ({ id, title, durationMinutes, done })),
     resumeHref: resume ? `/dashboard/formations/${course.slug}/lecons/${resume.lessonId}` : null,
     started: lessons.some((lesson) => lesson.done) || Boolean(enrolment?.lastLessonId),
+    quizzes,
   };
 }
 
@@ -31,7 +47,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? l
 
 /** A followed course's home: progress, "Continuer", the next live session, the lessons. */
 export default function LearnerCoursePage({ loaderData }: Route.ComponentProps) {
-  const { course, nextLive, progress, completed, lessons, resumeHref, started } = loaderData;
+  const { course, sessions, nextLive, progress, completed, lessons, resumeHref, started, quizzes } = loaderData;
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <div>
@@ -53,7 +69,9 @@ export default function LearnerCoursePage({ loaderData }: Route.ComponentProps) 
         <h2 id="avancement" className="font-semibold text-slate-900">
           Votre avancement
         </h2>
-        {progress !== null ? <div className="mt-3">{<ProgressBar value={progress} label={`Progression dans ${course.title}`} />}</div> : null}
+        {progress !== null ? (
+          <div className="mt-3">{<ProgressBar value={progress} label={`Progression dans ${course.title}`} />}</div>
+        ) : null}
         {resumeHref ? (
           <Link to={resumeHref} className={buttonClasses({ size: "lg", className: "mt-4 w-full sm:w-auto" })}>
             {started ? "Continuer" : "Commencer la formation"}
@@ -63,8 +81,19 @@ export default function LearnerCoursePage({ loaderData }: Route.ComponentProps) 
         )}
       </section>
 
-      {nextLive ? (
-        <section aria-labelledby="direct" className="flex flex-wrap items-center gap-3 rounded-lg border border-sky-200 bg-sky-50 p-5 text-sky-950">
+      {sessions.length > 0 ? (
+        <section aria-labelledby="sessions-direct" className="rounded-lg border border-sky-200 bg-sky-50/50 p-5">
+          <h2 id="sessions-direct" className="mb-3 flex items-center gap-2 font-semibold text-slate-900">
+            <CalendarClock aria-hidden="true" className="size-5" />
+            Sessions en direct
+          </h2>
+          <LearnerSessions sessions={sessions} back={`/dashboard/formations/${course.slug}`} showCourse={false} />
+        </section>
+      ) : nextLive ? (
+        <section
+          aria-labelledby="direct"
+          className="flex flex-wrap items-center gap-3 rounded-lg border border-sky-200 bg-sky-50 p-5 text-sky-950"
+        >
           <CalendarClock aria-hidden="true" className="size-6 shrink-0" />
           <div className="min-w-0 flex-1">
             <h2 id="direct" className="font-semibold">
@@ -78,6 +107,20 @@ export default function LearnerCoursePage({ loaderData }: Route.ComponentProps) 
               Rejoindre<span className="sr-only"> la session (s'ouvre sur un autre site)</span>
             </a>
           ) : null}
+        </section>
+      ) : null}
+
+      {quizzes.length > 0 ? (
+        <section aria-labelledby="evaluations" className="space-y-3">
+          <h2 id="evaluations" className="text-lg font-semibold text-slate-900">
+            Évaluations
+          </h2>
+          {quizzes.some((quiz) => quiz.required) ? (
+            <p className="text-sm text-slate-700">
+              Le certificat est délivré quand toutes les leçons sont terminées et les quiz obligatoires réussis.
+            </p>
+          ) : null}
+          <LearnerQuizList slug={course.slug} quizzes={quizzes} />
         </section>
       ) : null}
 
@@ -98,7 +141,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <div role="alert" className="rounded-lg border border-slate-200 bg-white p-6">
       <h1 className="text-lg font-semibold text-slate-900">{paused ? "Formation en pause" : "Formation introuvable"}</h1>
-      <p className="mt-1 text-slate-700">{paused ? "Votre inscription est en pause : contactez l'institut pour la reprendre." : "Cette formation n'existe pas."}</p>
+      <p className="mt-1 text-slate-700">
+        {paused ? "Votre inscription est en pause : contactez l'institut pour la reprendre." : "Cette formation n'existe pas."}
+      </p>
       <Link to="/dashboard/formations" className={buttonClasses({ variant: "outline", size: "sm", className: "mt-3" })}>
         Mes Formations
       </Link>

@@ -1,15 +1,13 @@
 import { BookOpen, CalendarClock, Clock, Receipt, Search, Users } from "lucide-react";
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import { z } from "zod";
-import { requireUser } from "~/.server/auth/guards";
 import { listCategories } from "~/.server/catalogue";
-import { dbContext } from "~/.server/context";
+import { dbContext, userContext } from "~/.server/context";
 import { listAvailableCourses, listMyEnrolments } from "~/.server/learning";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
+import { FilterBar } from "~/components/ui/filter-bar";
 import { ProgressBar } from "~/components/learning/progress-bar";
-import { Select } from "~/components/ui/select";
 import { LinkTabs } from "~/components/ui/tabs";
 import { enrolmentStatusLabels } from "~/lib/learning";
 import { formatPrice, formatWeeks, plural } from "~/lib/format";
@@ -24,21 +22,36 @@ type Tab = (typeof tabs)[number]["value"];
 
 const filtersSchema = z.object({
   q: z.string().trim().max(100).catch(""),
-  categorie: z.string().trim().max(60).regex(/^[a-z0-9-]*$/).catch(""),
+  categorie: z
+    .string()
+    .trim()
+    .max(60)
+    .regex(/^[a-z0-9-]*$/)
+    .catch(""),
 });
 
 const longDate = new Intl.DateTimeFormat("fr-FR", { dateStyle: "long", timeZone: "Africa/Bamako" });
-const liveDate = new Intl.DateTimeFormat("fr-FR", { weekday: "long", day: "numeric", month: "long", hour: "2-digit", minute: "2-digit", timeZone: "Africa/Bamako" });
+const liveDate = new Intl.DateTimeFormat("fr-FR", {
+  weekday: "long",
+  day: "numeric",
+  month: "long",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZone: "Africa/Bamako",
+});
 
 export async function loader(args: Route.LoaderArgs) {
-  const user = await requireUser(args);
+  const user = args.context.get(userContext);
   const db = args.context.get(dbContext);
   const url = new URL(args.request.url);
   const tab: Tab = tabs.find((item) => item.value === url.searchParams.get("onglet"))?.value ?? "mes-formations";
   const filters = filtersSchema.parse({ q: url.searchParams.get("q") ?? "", categorie: url.searchParams.get("categorie") ?? "" });
   const now = new Date();
   if (tab === "disponibles") {
-    const [courses, categories] = await Promise.all([listAvailableCourses(db, user, { q: filters.q, category: filters.categorie }), listCategories(db)]);
+    const [courses, categories] = await Promise.all([
+      listAvailableCourses(db, user, { q: filters.q, category: filters.categorie }),
+      listCategories(db),
+    ]);
     return { tab, filters, categories, available: courses, enrolled: [], completed: [] };
   }
   const mine = await listMyEnrolments(db, user);
@@ -80,7 +93,9 @@ function EnrolledCard({ course }: { course: Enrolled }) {
       <article aria-labelledby={titleId} className="flex h-full flex-col rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <div className="flex flex-wrap gap-2">
           <Badge tone="brand">{course.categoryName}</Badge>
-          <Badge tone={pending ? "amber" : course.status === "paused" ? "neutral" : course.status === "completed" ? "green" : "blue"}>{enrolmentStatusLabels[course.status]}</Badge>
+          <Badge tone={pending ? "amber" : course.status === "paused" ? "neutral" : course.status === "completed" ? "green" : "blue"}>
+            {enrolmentStatusLabels[course.status]}
+          </Badge>
         </div>
         <h2 id={titleId} className="mt-3 text-lg font-semibold text-slate-900">
           {course.title}
@@ -150,14 +165,20 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-bold text-slate-900">Mes Formations</h1>
-          <p className="mt-1 text-slate-600">Vos formations en cours, celles que vous pouvez rejoindre et celles que vous avez terminées.</p>
+          <p className="mt-1 text-slate-600">
+            Vos formations en cours, celles que vous pouvez rejoindre et celles que vous avez terminées.
+          </p>
         </div>
         <Link to="/dashboard/paiements" className={buttonClasses({ variant: "outline", size: "sm" })}>
           <Receipt aria-hidden="true" className="size-4" />
           Mes paiements et reçus
         </Link>
       </div>
-      <LinkTabs label="Mes formations" current={tab} items={tabs.map((item) => ({ value: item.value, label: item.label, to: `?onglet=${item.value}` }))} />
+      <LinkTabs
+        label="Mes formations"
+        current={tab}
+        items={tabs.map((item) => ({ value: item.value, label: item.label, to: `?onglet=${item.value}` }))}
+      />
 
       {tab === "mes-formations" ? (
         enrolled.length === 0 ? (
@@ -182,30 +203,29 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
           <h2 id="disponibles-titre" className="sr-only">
             Formations disponibles
           </h2>
-          <Form method="get" role="search" aria-label="Rechercher une formation" className="flex flex-col gap-3 sm:flex-row sm:items-end" key={`${filters.q}|${filters.categorie}`}>
-            <input type="hidden" name="onglet" value="disponibles" />
-            <div className="flex-1">
-              <label htmlFor="formations-q" className="mb-1 block text-sm font-medium text-slate-800">
-                Rechercher
-              </label>
-              <Input id="formations-q" type="search" name="q" defaultValue={filters.q} placeholder="Rechercher une formation..." maxLength={100} />
-            </div>
-            <div className="sm:w-56">
-              <label htmlFor="formations-categorie" className="mb-1 block text-sm font-medium text-slate-800">
-                Filtres : catégorie
-              </label>
-              <Select
-                id="formations-categorie"
-                name="categorie"
-                defaultValue={filters.categorie}
-                options={[{ value: "", label: "Toutes les catégories" }, ...categories.map((category) => ({ value: category.slug, label: category.name }))]}
-              />
-            </div>
-            <button type="submit" className={buttonClasses()}>
-              <Search aria-hidden="true" className="size-4" />
-              Filtrer
-            </button>
-          </Form>
+          <FilterBar
+            label="Rechercher une formation"
+            id="formations"
+            hidden={{ onglet: "disponibles" }}
+            search={{ value: filters.q, placeholder: "Rechercher une formation..." }}
+            choices={[
+              {
+                name: "categorie",
+                label: "Filtres : catégorie",
+                value: filters.categorie,
+                options: [
+                  { value: "", label: "Toutes les catégories" },
+                  ...categories.map((category) => ({ value: category.slug, label: category.name })),
+                ],
+              },
+            ]}
+            submit={
+              <>
+                <Search aria-hidden="true" className="size-4" />
+                Filtrer
+              </>
+            }
+          />
           <p className="text-sm text-slate-600" role="status">
             {plural(available.length, "formation disponible", "formations disponibles")}
           </p>
@@ -215,7 +235,10 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
               const titleId = `disponible-${course.slug}`;
               return (
                 <li key={course.slug}>
-                  <article aria-labelledby={titleId} className="flex h-full flex-col rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+                  <article
+                    aria-labelledby={titleId}
+                    className="flex h-full flex-col rounded-lg border border-slate-200 bg-white p-5 shadow-sm"
+                  >
                     <Badge tone="brand" className="self-start">
                       {course.categoryName}
                     </Badge>
@@ -254,7 +277,9 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
 
       {tab === "terminees" ? (
         completed.length === 0 ? (
-          <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-slate-700">Aucune formation terminée pour l'instant. Continuez : chaque leçon compte !</p>
+          <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-slate-700">
+            Aucune formation terminée pour l'instant. Continuez : chaque leçon compte !
+          </p>
         ) : (
           <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
             {completed.map((course) => (
@@ -265,7 +290,10 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
                   </Badge>
                   <h2 className="mt-3 text-lg font-semibold text-slate-900">{course.title}</h2>
                   <p className="mt-1 text-sm text-slate-600">Terminée le {course.completedOn}</p>
-                  <Link to={`/dashboard/formations/${course.slug}`} className={buttonClasses({ variant: "outline", className: "mt-auto w-full" })}>
+                  <Link
+                    to={`/dashboard/formations/${course.slug}`}
+                    className={buttonClasses({ variant: "outline", className: "mt-auto w-full" })}
+                  >
                     Revoir la formation
                   </Link>
                 </article>

@@ -1,21 +1,36 @@
 import { Award, BookOpen, CalendarClock, Clock, TrendingUp } from "lucide-react";
 import { Link } from "react-router";
-import { requireUser } from "~/.server/auth/guards";
-import { dbContext } from "~/.server/context";
+import { dbContext, userContext } from "~/.server/context";
+import { countMyCertificates } from "~/.server/certificates";
 import { getStudentDashboard } from "~/.server/learning";
+import { listLearnerSessions } from "~/.server/live-sessions";
 import { BarChart, ShareChart } from "~/components/learning/charts";
+import { LearnerSessions } from "~/components/live-sessions/learner-sessions";
 import { ProgressBar } from "~/components/learning/progress-bar";
 import { buttonClasses } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { StatCard } from "~/components/ui/stat-card";
 import { formatMinutes } from "~/lib/format";
+import { learnerSessionView } from "~/lib/live-sessions";
 import type { Route } from "./+types/index";
 
-const liveDate = new Intl.DateTimeFormat("fr-FR", { weekday: "long", day: "numeric", month: "long", hour: "2-digit", minute: "2-digit", timeZone: "Africa/Bamako" });
+const liveDate = new Intl.DateTimeFormat("fr-FR", {
+  weekday: "long",
+  day: "numeric",
+  month: "long",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZone: "Africa/Bamako",
+});
 
 export async function loader(args: Route.LoaderArgs) {
-  const user = await requireUser(args);
-  const dashboard = await getStudentDashboard(args.context.get(dbContext), user);
+  const user = args.context.get(userContext);
+  const db = args.context.get(dbContext);
+  const [dashboard, certificates, sessions] = await Promise.all([
+    getStudentDashboard(db, user),
+    countMyCertificates(db, user),
+    listLearnerSessions(db, user, new Date(), { limit: 3 }),
+  ]);
   return {
     firstName: user.firstName.trim(),
     role: user.role,
@@ -23,13 +38,21 @@ export async function loader(args: Route.LoaderArgs) {
       activeCourses: dashboard.activeCourses,
       startedThisMonth: dashboard.startedThisMonth,
       averageProgress: dashboard.averageProgress,
-      certificates: dashboard.certificates,
+      certificates,
       studyTime: formatMinutes(dashboard.studyMinutes),
     },
     monthly: dashboard.monthly,
     domains: dashboard.domains,
-    inProgress: dashboard.inProgress.map((course) => ({ ...course, nextLive: course.nextLiveAt ? liveDate.format(course.nextLiveAt) : null })),
-    pendingPayments: dashboard.pendingPayments.map((row) => ({ slug: row.slug, title: row.title, reference: row.pendingPayment?.reference ?? null })),
+    inProgress: dashboard.inProgress.map((course) => ({
+      ...course,
+      nextLive: course.nextLiveAt ? liveDate.format(course.nextLiveAt) : null,
+    })),
+    sessions: sessions.map(learnerSessionView),
+    pendingPayments: dashboard.pendingPayments.map((row) => ({
+      slug: row.slug,
+      title: row.title,
+      reference: row.pendingPayment?.reference ?? null,
+    })),
   };
 }
 
@@ -39,7 +62,7 @@ export function meta() {
 
 /** The student dashboard: every figure from the learner's own enrolments and lessons. */
 export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
-  const { firstName, role, cards, monthly, domains, inProgress, pendingPayments } = loaderData;
+  const { firstName, role, cards, monthly, domains, inProgress, sessions, pendingPayments } = loaderData;
   const iconClass = "size-5";
   return (
     <div className="mx-auto max-w-6xl space-y-6">
@@ -50,12 +73,17 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
 
       {pendingPayments.length > 0 ? (
         <div role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950">
-          <p className="font-semibold">{pendingPayments.length > 1 ? "Des inscriptions attendent leur paiement" : "Une inscription attend son paiement"}</p>
+          <p className="font-semibold">
+            {pendingPayments.length > 1 ? "Des inscriptions attendent leur paiement" : "Une inscription attend son paiement"}
+          </p>
           <ul className="mt-1 space-y-1 text-sm">
             {pendingPayments.map((row) => (
               <li key={row.slug}>
                 {row.title} :{" "}
-                <Link to={row.reference ? `/dashboard/paiements/${row.reference}` : `/formations/${row.slug}/inscription`} className="font-semibold underline underline-offset-2">
+                <Link
+                  to={row.reference ? `/dashboard/paiements/${row.reference}` : `/formations/${row.slug}/inscription`}
+                  className="font-semibold underline underline-offset-2"
+                >
                   {row.reference ? `référence ${row.reference}` : "choisir un moyen de paiement"}
                 </Link>
               </li>
@@ -76,7 +104,12 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
             icon={<BookOpen className={iconClass} />}
           />
           <StatCard label="Progression moyenne" value={`${cards.averageProgress} %`} icon={<TrendingUp className={iconClass} />} />
-          <StatCard label="Certificats" value={cards.certificates} note="Délivrés à la fin d'une formation" icon={<Award className={iconClass} />} />
+          <StatCard
+            label="Certificats"
+            value={cards.certificates}
+            note="Délivrés à la fin d'une formation"
+            icon={<Award className={iconClass} />}
+          />
           <StatCard label="Heures d'étude" value={cards.studyTime} note="Leçons terminées" icon={<Clock className={iconClass} />} />
         </dl>
       </section>
@@ -88,7 +121,11 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
             <p className="text-sm text-slate-600">Part des leçons terminées à la fin de chaque mois.</p>
           </CardHeader>
           <CardContent>
-            <BarChart data={monthly.map((month) => ({ label: month.month, value: month.progress }))} unit="%" caption="Progression à la fin de chacun des six derniers mois" />
+            <BarChart
+              data={monthly.map((month) => ({ label: month.month, value: month.progress }))}
+              unit="%"
+              caption="Progression à la fin de chacun des six derniers mois"
+            />
           </CardContent>
         </Card>
         <Card aria-labelledby="domaines">
@@ -98,7 +135,13 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
           </CardHeader>
           <CardContent>
             {domains.length ? (
-              <ShareChart data={domains.map((domain) => ({ label: domain.name, value: domain.share, detail: `${domain.courses} formation${domain.courses > 1 ? "s" : ""}` }))} />
+              <ShareChart
+                data={domains.map((domain) => ({
+                  label: domain.name,
+                  value: domain.share,
+                  detail: `${domain.courses} formation${domain.courses > 1 ? "s" : ""}`,
+                }))}
+              />
             ) : (
               <p className="text-sm text-slate-600">Inscrivez-vous à une formation pour voir vos domaines.</p>
             )}
@@ -126,7 +169,7 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
                     <p className="font-semibold text-slate-900">{course.title}</p>
                     <ProgressBar value={course.progress} label={`Progression dans ${course.title}`} />
                     <p className="text-sm text-slate-600">
-                      {course.lessonsDone} / {course.lessonCount} {course.lessonCount > 1 ? "modules terminés" : "module terminé"}
+                      {course.lessonsDone} / {course.lessonCount} {course.lessonCount > 1 ? "leçons terminées" : "leçon terminée"}
                       {course.nextLive ? (
                         <span className="ml-2 inline-flex items-center gap-1">
                           <CalendarClock aria-hidden="true" className="size-4" />
@@ -145,16 +188,43 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
         </CardContent>
       </Card>
 
+      <Card aria-labelledby="sessions-direct">
+        <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
+          <CardTitle id="sessions-direct">Sessions en direct à venir</CardTitle>
+          <Link to="/dashboard/sessions" className="text-sm font-medium text-brand-700 underline underline-offset-2">
+            Toutes mes sessions et mon agenda
+          </Link>
+        </CardHeader>
+        <CardContent>
+          {sessions.length === 0 ? (
+            <p className="text-sm text-slate-700">Aucune session en direct n'est prévue dans vos formations.</p>
+          ) : (
+            <LearnerSessions sessions={sessions} back="/dashboard" />
+          )}
+        </CardContent>
+      </Card>
+
       {role !== "user" ? (
         <p className="text-sm text-slate-700">
           {role === "admin" ? (
             <>
-              Administration : <Link className="font-medium text-brand-700 underline" to="/admin/users">gérer les utilisateurs</Link> ·{" "}
-              <Link className="font-medium text-brand-700 underline" to="/admin/financial">finances</Link>.
+              Administration :{" "}
+              <Link className="font-medium text-brand-700 underline" to="/admin/users">
+                gérer les utilisateurs
+              </Link>{" "}
+              ·{" "}
+              <Link className="font-medium text-brand-700 underline" to="/admin/financial">
+                finances
+              </Link>
+              .
             </>
           ) : (
             <>
-              Enseignement : <Link className="font-medium text-brand-700 underline" to="/teacher">ouvrir le portail enseignant</Link>.
+              Enseignement :{" "}
+              <Link className="font-medium text-brand-700 underline" to="/teacher">
+                ouvrir le portail enseignant
+              </Link>
+              .
             </>
           )}
         </p>

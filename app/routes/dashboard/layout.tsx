@@ -1,19 +1,28 @@
 import { Outlet } from "react-router";
-import { requireUser } from "~/.server/auth/guards";
+import { signedInUser } from "~/.server/auth/middleware";
+import { dbContext, userContext } from "~/.server/context";
 import { AppShell } from "~/components/shell/app-shell";
 import { mainNavigation } from "~/lib/sidebar";
 import { shellLoaderData } from "../shell/shell-data.server";
 import type { Route } from "./+types/layout";
 
-export async function loader(args: Route.LoaderArgs) {
-  const user = await requireUser(args);
-  return shellLoaderData(args.request, user);
+export const middleware: Route.MiddlewareFunction[] = [signedInUser];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return shellLoaderData(request, context.get(userContext), context.get(dbContext));
 }
 
 export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
-  const { user, collapsed, toast } = loaderData;
+  const { user, collapsed, toast, unreadNotifications } = loaderData;
   return (
-    <AppShell kind="main" user={user} navigation={mainNavigation(user.role)} collapsed={collapsed} toast={toast}>
+    <AppShell
+      kind="main"
+      user={user}
+      navigation={mainNavigation(user.role)}
+      collapsed={collapsed}
+      toast={toast}
+      unreadNotifications={unreadNotifications}
+    >
       <Outlet />
     </AppShell>
   );

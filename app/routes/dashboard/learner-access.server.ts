@@ -1,5 +1,6 @@
-import { data, redirect } from "react-router";
-import { LessonAccessError } from "~/.server/learning";
+import { redirect } from "react-router";
+import { isAppError } from "~/.server/errors";
+import { rethrowAsHttp } from "~/.server/http/errors";
 
 /**
  * Runs a learner's read of a course; when the lessons are closed, sends the learner where they can
@@ -9,10 +10,14 @@ export async function asLearner<T>(slug: string, read: () => Promise<T>): Promis
   try {
     return await read();
   } catch (error) {
-    if (!(error instanceof LessonAccessError)) throw error;
-    if (error.kind === "pending_payment") throw redirect(`/formations/${slug}/inscription`);
-    if (error.kind === "not_enrolled") throw redirect(`/formations/${slug}`);
-    if (error.kind === "paused") throw data({ paused: true }, { status: 403 });
-    throw data(null, { status: 404 });
+    if (isAppError(error, "forbidden") && error.reason === "pending_payment") throw redirect(`/formations/${slug}/inscription`);
+    if (isAppError(error, "forbidden") && error.reason === "not_enrolled") throw redirect(`/formations/${slug}`);
+    // "paused" (403) and "not found" (404): the error page, with the message.
+    rethrowAsHttp(error);
   }
+}
+
+/** A numeric id from the URL ("12"), or 0 (which finds nothing) for anything else. */
+export function idParam(value: string | undefined): number {
+  return value && /^\d{1,9}$/.test(value) ? Number(value) : 0;
 }

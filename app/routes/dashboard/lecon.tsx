@@ -2,14 +2,17 @@ import { ArrowLeft, ArrowRight, CircleCheck } from "lucide-react";
 import { useEffect, useRef, type RefObject } from "react";
 import { Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
 import { z } from "zod";
-import { requireUser } from "~/.server/auth/guards";
-import { dbContext } from "~/.server/context";
+import { dbContext, userContext } from "~/.server/context";
 import { openLesson, setLessonDone } from "~/.server/learning";
+import { getDataSaver } from "~/.server/profile";
+import { listLearnerQuizzes } from "~/.server/quizzes";
 import { redirectWithToast } from "~/.server/toast";
 import { CourseOutline } from "~/components/learning/course-outline";
 import { ProgressBar } from "~/components/learning/progress-bar";
 import { LessonBody } from "~/components/learning/lesson-body";
+import { LearnerQuizList } from "~/components/quizzes/learner-quiz-list";
 import { buttonClasses } from "~/components/ui/button";
+import { choiceOfParam, chooseVideo } from "~/lib/video-quality";
 import { asLearner } from "./learner-access.server";
 import type { Route } from "./+types/lecon";
 
@@ -18,11 +21,22 @@ function lessonIdOf(params: { lessonId: string }): number {
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const user = await requireUser(args);
+  const user = args.context.get(userContext);
   const { slug } = args.params;
-  const opened = await asLearner(slug, () => openLesson(args.context.get(dbContext), user, slug, lessonIdOf(args.params)));
+  const db = args.context.get(dbContext);
+  const opened = await asLearner(slug, () => openLesson(db, user, slug, lessonIdOf(args.params)));
   const { course, enrolment, lessons, lesson, previous, next } = opened;
+  // This lesson's quizzes; after the last lesson, the course's own (final) quizzes too.
+  const quizzes = enrolment
+    ? (await listLearnerQuizzes(db, user, course.id)).filter((quiz) => quiz.lessonId === lesson.id || (!next && quiz.lessonId === null))
+    : [];
+  // The video's version: the learner's ?qualite=, else low when they save data (their profile's
+  // "Économie de données", or the browser's Save-Data header), else 720p.
+  const dataSaver = await getDataSaver(db, user);
+  const asked = choiceOfParam(args.url.searchParams.get("qualite"));
+  const saveData = dataSaver || args.request.headers.get("save-data")?.toLowerCase() === "on";
   return {
+    player: lesson.video ? { initial: chooseVideo(lesson.video, { asked, saveData }), explicit: asked !== null, dataSaver } : null,
     course: { slug: course.slug, title: course.title },
     progress: enrolment?.progress ?? null,
     lessons: lessons.map(({ id, title, durationMinutes, done }) => ({ id, title, durationMinutes, done })),
@@ -39,6 +53,7 @@ export async function loader(args: Route.LoaderArgs) {
     },
     previous: previous ? { id: previous.id, title: previous.title } : null,
     next: next ? { id: next.id, title: next.title } : null,
+    quizzes,
   };
 }
 
@@ -46,11 +61,13 @@ const doneSchema = z.object({ intent: z.enum(["done", "undone"]) });
 
 /** "Marquer comme terminé" (and its undo). */
 export async function action(args: Route.ActionArgs) {
-  const user = await requireUser(args);
+  const user = args.context.get(userContext);
   const parsed = doneSchema.safeParse(Object.fromEntries(await args.request.formData()));
   const here = args.url.pathname;
   if (!parsed.success) return redirectWithToast(here, { type: "error", title: "Erreur", description: "Action inconnue." }, { status: 303 });
-  const { enrolment } = await asLearner(args.params.slug, () => setLessonDone(args.context.get(dbContext), user, lessonIdOf(args.params), parsed.data.intent === "done"));
+  const { enrolment } = await asLearner(args.params.slug, () =>
+    setLessonDone(args.context.get(dbContext), user, lessonIdOf(args.params), parsed.data.intent === "done"),
+  );
   const toast =
     parsed.data.intent === "undone"
       ? { title: "Leçon à refaire", description: `Progression : ${enrolment.progress} %` }
@@ -60,7 +77,9 @@ export async function action(args: Route.ActionArgs) {
   return redirectWithToast(here, { type: "success", ...toast }, { status: 303 });
 }
 
-export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? `${loaderData.lesson.title} · ${loaderData.course.title}` : "Leçon" }];
+export const meta = ({ loaderData }: Route.MetaArgs) => [
+  { title: loaderData ? `${loaderData.lesson.title} · ${loaderData.course.title}` : "Leçon" },
+];
 
 const SAVE_EVERY_SECONDS = 10;
 
@@ -106,7 +125,7 @@ function usePositionSaving(video: RefObject<HTMLVideoElement | null>, url: strin
 }
 
 export default function LessonPage({ loaderData }: Route.ComponentProps) {
-  const { course, progress, lessons, lesson, previous, next } = loaderData;
+  const { course, progress, lessons, lesson, previous, next, quizzes } = loaderData;
   const navigation = useNavigation();
   const marking = navigation.state !== "idle" && navigation.formMethod === "POST";
   const video = useRef<HTMLVideoElement>(null);
@@ -128,11 +147,7 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
         </h1>
         <LessonBody
           lesson={lesson}
-          videoProps={{
-            ref: video,
-            // A media fragment: the browser starts where the learner stopped, even without JavaScript.
-            ...(lesson.video && lesson.positionSeconds > 0 ? { src: `/fichiers/${lesson.video.id}#t=${lesson.positionSeconds}` } : {}),
-          }}
+          player={loaderData.player ? { ...loaderData.player, videoRef: video, startAt: learner ? lesson.positionSeconds : 0 } : undefined}
         />
 
         {learner ? (
@@ -143,7 +158,13 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
                   <CircleCheck aria-hidden="true" className="size-5" />
                   Leçon terminée
                 </p>
-                <button type="submit" name="intent" value="undone" className={buttonClasses({ variant: "ghost", size: "sm" })} disabled={marking}>
+                <button
+                  type="submit"
+                  name="intent"
+                  value="undone"
+                  className={buttonClasses({ variant: "ghost", size: "sm" })}
+                  disabled={marking}
+                >
                   Marquer comme à refaire
                 </button>
               </>
@@ -155,8 +176,19 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
             )}
           </Form>
         ) : (
-          <p className="rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-950">Aperçu enseignant : la progression n'est pas enregistrée.</p>
+          <p className="rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-950">
+            Aperçu enseignant : la progression n'est pas enregistrée.
+          </p>
         )}
+
+        {quizzes.length > 0 ? (
+          <section aria-labelledby="quiz-lecon" className="space-y-3">
+            <h2 id="quiz-lecon" className="text-lg font-semibold text-slate-900">
+              {next ? "Quiz de la leçon" : "Évaluation"}
+            </h2>
+            <LearnerQuizList slug={course.slug} quizzes={quizzes} />
+          </section>
+        ) : null}
 
         <nav aria-label="Leçons précédente et suivante" className="flex flex-col gap-3 sm:flex-row sm:justify-between">
           {previous ? (
@@ -192,7 +224,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <div role="alert" className="rounded-lg border border-slate-200 bg-white p-6">
       <h1 className="text-lg font-semibold text-slate-900">{paused ? "Formation en pause" : "Leçon introuvable"}</h1>
-      <p className="mt-1 text-slate-700">{paused ? "Votre inscription est en pause : contactez l'institut pour la reprendre." : "Cette leçon n'existe pas ou ne fait pas partie de cette formation."}</p>
+      <p className="mt-1 text-slate-700">
+        {paused
+          ? "Votre inscription est en pause : contactez l'institut pour la reprendre."
+          : "Cette leçon n'existe pas ou ne fait pas partie de cette formation."}
+      </p>
       <Link to="/dashboard/formations" className={buttonClasses({ variant: "outline", size: "sm", className: "mt-3" })}>
         Mes Formations
       </Link>

@@ -1,12 +1,13 @@
 import { Download } from "lucide-react";
-import { data, Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
-import { requireUser } from "~/.server/auth/guards";
+import { Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
 import { getInstitute } from "~/.server/catalogue";
-import { dbContext } from "~/.server/context";
-import { confirmOnlinePayment, getPaymentForViewer, PaymentError } from "~/.server/payments";
+import { dbContext, userContext } from "~/.server/context";
+import { orHttpError } from "~/.server/http/errors";
+import { confirmOnlinePayment, getPaymentForViewer } from "~/.server/payments";
 import { paymentsContext } from "~/.server/payments/setup";
 import { redirectWithToast } from "~/.server/toast";
 import { Badge } from "~/components/ui/badge";
+import { redirectAfterConfirmation } from "../payments/confirmation.server";
 import { buttonClasses } from "~/components/ui/button";
 import { formatFcfa } from "~/lib/format";
 import { PAYMENT_EXPIRY_MS, paymentMethodLabels, paymentStatusLabels, paymentStatusTones } from "~/lib/payments";
@@ -15,13 +16,8 @@ import type { Route } from "./+types/paiement";
 const dateTime = new Intl.DateTimeFormat("fr-FR", { dateStyle: "long", timeStyle: "short", timeZone: "Africa/Bamako" });
 
 async function viewedPayment(args: Route.LoaderArgs | Route.ActionArgs) {
-  const user = await requireUser(args);
-  try {
-    return { user, payment: await getPaymentForViewer(args.context.get(dbContext), user, args.params.reference) };
-  } catch (error) {
-    if (error instanceof PaymentError) throw data(null, { status: 404 });
-    throw error;
-  }
+  const user = args.context.get(userContext);
+  return { user, payment: await orHttpError(getPaymentForViewer(args.context.get(dbContext), user, args.params.reference)) };
 }
 
 export async function loader(args: Route.LoaderArgs) {
@@ -37,6 +33,7 @@ export async function loader(args: Route.LoaderArgs) {
       courseTitle: payment.courseTitle,
       courseSlug: payment.courseSlug,
       failureReason: payment.failureReason,
+      checkoutUrl: payment.status === "pending" ? payment.checkoutUrl : null,
       refundReason: payment.refundReason,
       receiptNumber: payment.receiptNumber,
       openedAt: dateTime.format(payment.createdAt),
@@ -52,14 +49,25 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const { payment } = await viewedPayment(args);
   const back = `/dashboard/paiements/${payment.reference}`;
-  if (payment.method === "cash" || payment.status !== "pending") return redirectWithToast(back, { type: "error", title: "Rien à vérifier", description: "Ce paiement n'attend pas de confirmation en ligne." }, { status: 303 });
-  const outcome = await confirmOnlinePayment(args.context.get(dbContext), args.context.get(paymentsContext), null, payment.reference, "return");
-  if (outcome.status === "completed") return redirectWithToast(`/dashboard/formations/${outcome.courseSlug}`, { type: "success", title: "Paiement confirmé", description: "Votre inscription est active : bonne formation !" }, { status: 303 });
-  if (outcome.status === "failed") return redirectWithToast(back, { type: "error", title: "Paiement non abouti", description: outcome.message ?? "Le paiement n'a pas abouti." }, { status: 303 });
-  return redirectWithToast(back, { type: "error", title: "Toujours en attente", description: outcome.message ?? "Le paiement n'est pas encore confirmé." }, { status: 303 });
+  if (payment.method === "cash" || payment.status !== "pending")
+    return redirectWithToast(
+      back,
+      { type: "error", title: "Rien à vérifier", description: "Ce paiement n'attend pas de confirmation en ligne." },
+      { status: 303 },
+    );
+  const outcome = await confirmOnlinePayment(
+    args.context.get(dbContext),
+    args.context.get(paymentsContext),
+    null,
+    payment.reference,
+    "return",
+  );
+  return redirectAfterConfirmation(outcome, { sayPending: true });
 }
 
-export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? `Paiement ${loaderData.payment.reference}` : "Paiement introuvable" }];
+export const meta = ({ loaderData }: Route.MetaArgs) => [
+  { title: loaderData ? `Paiement ${loaderData.payment.reference}` : "Paiement introuvable" },
+];
 
 export default function PaymentPage({ loaderData }: Route.ComponentProps) {
   const { payment, office } = loaderData;
@@ -87,7 +95,10 @@ export default function PaymentPage({ loaderData }: Route.ComponentProps) {
           <h2 id="a-faire" className="text-lg font-bold text-slate-900">
             Réglez votre formation à l'institut
           </h2>
-          <p className="mt-2 text-slate-700">Présentez-vous à l'accueil avec cette référence et réglez le montant en espèces. Votre formation s'ouvre dès que le paiement est enregistré.</p>
+          <p className="mt-2 text-slate-700">
+            Présentez-vous à l'accueil avec cette référence et réglez le montant en espèces. Votre formation s'ouvre dès que le paiement est
+            enregistré.
+          </p>
           <p className="mt-4 text-sm text-slate-600">Référence de paiement</p>
           <p className="font-mono text-3xl font-extrabold tracking-wider text-brand-800">{payment.reference}</p>
           <p className="mt-3 text-2xl font-bold text-slate-900">{formatFcfa(payment.amount)}</p>
@@ -109,7 +120,9 @@ export default function PaymentPage({ loaderData }: Route.ComponentProps) {
               <dd>{office.phone}</dd>
             </div>
           </dl>
-          <p className="mt-4 text-sm text-slate-600">Référence valable jusqu'au {payment.validUntil}. Ces informations vous ont aussi été envoyées par e-mail.</p>
+          <p className="mt-4 text-sm text-slate-600">
+            Référence valable jusqu'au {payment.validUntil}. Ces informations vous ont aussi été envoyées par e-mail.
+          </p>
         </section>
       ) : null}
 
@@ -118,8 +131,16 @@ export default function PaymentPage({ loaderData }: Route.ComponentProps) {
           <h2 id="en-attente" className="font-bold">
             Paiement en attente de confirmation
           </h2>
-          <p className="mt-1 text-sm">L'opérateur n'a pas encore confirmé ce paiement. Si vous avez validé le paiement sur votre téléphone, vérifiez à nouveau dans un instant.</p>
+          <p className="mt-1 text-sm">
+            L'opérateur n'a pas encore confirmé ce paiement. Si vous avez validé le paiement sur votre téléphone, vérifiez à nouveau dans un
+            instant.
+          </p>
           <div className="mt-3 flex flex-wrap gap-2">
+            {payment.checkoutUrl ? (
+              <a href={payment.checkoutUrl} className={buttonClasses({ size: "sm" })}>
+                Continuer le paiement
+              </a>
+            ) : null}
             <Form method="post">
               <button type="submit" className={buttonClasses({ size: "sm" })} disabled={checking}>
                 {checking ? "Vérification..." : "Vérifier à nouveau"}
@@ -129,6 +150,18 @@ export default function PaymentPage({ loaderData }: Route.ComponentProps) {
               Payer autrement
             </Link>
           </div>
+        </section>
+      ) : null}
+
+      {payment.status === "to_reconcile" ? (
+        <section aria-labelledby="a-verifier" className="rounded-xl border border-blue-300 bg-blue-50 p-5 text-blue-950">
+          <h2 id="a-verifier" className="font-bold">
+            Paiement reçu, en cours de vérification
+          </h2>
+          <p className="mt-1 text-sm">
+            L'opérateur confirme ce paiement, arrivé après son expiration ou après un autre paiement de la même formation. L'institut le
+            vérifie : il rouvre votre formation ou vous rembourse. Vous n'avez rien à refaire.
+          </p>
         </section>
       ) : null}
 
@@ -184,7 +217,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <div role="alert" className="rounded-lg border border-slate-200 bg-white p-6">
       <h1 className="text-lg font-semibold text-slate-900">{notFound ? "Paiement introuvable" : "Erreur"}</h1>
-      <p className="mt-1 text-slate-700">{notFound ? "Ce paiement n'existe pas ou ne vous concerne pas." : "Impossible d'afficher ce paiement. Réessayez dans un instant."}</p>
+      <p className="mt-1 text-slate-700">
+        {notFound ? "Ce paiement n'existe pas ou ne vous concerne pas." : "Impossible d'afficher ce paiement. Réessayez dans un instant."}
+      </p>
       <Link to="/dashboard/paiements" className={buttonClasses({ variant: "outline", size: "sm", className: "mt-3" })}>
         Mes paiements
       </Link>

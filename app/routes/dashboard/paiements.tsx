@@ -1,6 +1,5 @@
 import { Link } from "react-router";
-import { requireUser } from "~/.server/auth/guards";
-import { dbContext } from "~/.server/context";
+import { dbContext, userContext } from "~/.server/context";
 import { listLearnerPayments } from "~/.server/payments";
 import { Badge } from "~/components/ui/badge";
 import { formatFcfa } from "~/lib/format";
@@ -10,7 +9,7 @@ import type { Route } from "./+types/paiements";
 const dateFormat = new Intl.DateTimeFormat("fr-FR", { dateStyle: "long", timeZone: "Africa/Bamako" });
 
 export async function loader(args: Route.LoaderArgs) {
-  const user = await requireUser(args);
+  const user = args.context.get(userContext);
   const rows = await listLearnerPayments(args.context.get(dbContext), user);
   return {
     payments: rows.map((row) => ({
@@ -38,7 +37,10 @@ export default function MyPaymentsPage({ loaderData }: Route.ComponentProps) {
       {payments.length === 0 ? (
         <div className="rounded-lg border border-slate-200 bg-white p-6 text-center">
           <p className="font-semibold text-slate-900">Aucun paiement pour l'instant.</p>
-          <Link to="/dashboard/formations?onglet=disponibles" className="mt-2 inline-block font-medium text-brand-700 underline underline-offset-2">
+          <Link
+            to="/dashboard/formations?onglet=disponibles"
+            className="mt-2 inline-block font-medium text-brand-700 underline underline-offset-2"
+          >
             Voir les formations disponibles
           </Link>
         </div>

@@ -1,9 +1,11 @@
 import { dbContext } from "~/.server/context";
-import { handlePaymentNotification, PaymentError } from "~/.server/payments";
+import { plainTextError } from "~/.server/http/errors";
+import { handlePaymentNotification } from "~/.server/payments";
 import { paymentsContext } from "~/.server/payments/setup";
 import type { Route } from "./+types/notification";
 
-const text = (body: string, status: number) => new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+const text = (body: string, status: number) =>
+  new Response(body, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 
 /** Providers check that the address answers before they post to it. */
 export function loader() {
@@ -20,7 +22,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const outcome = await handlePaymentNotification(context.get(dbContext), context.get(paymentsContext), params.provider, request);
     return outcome ? text("OK", 200) : text("Notification refusée.", 401);
   } catch (error) {
-    if (error instanceof PaymentError) return text(error.message, 404);
-    throw error;
+    return plainTextError(error);
   }
 }

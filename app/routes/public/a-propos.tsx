@@ -78,22 +78,17 @@ export default function About({ loaderData }: Route.ComponentProps) {
             <span className="size-2 rounded-full bg-accent-500" aria-hidden="true" />
             {institute.tagline}
           </p>
-          <h1 className="mt-5 text-3xl leading-tight font-extrabold tracking-tight sm:text-5xl">
-            À propos de l'{institute.shortName}
-          </h1>
+          <h1 className="mt-5 text-3xl leading-tight font-extrabold tracking-tight sm:text-5xl">À propos de l'{institute.shortName}</h1>
           <p className="mt-3 text-lg font-semibold text-accent-500 sm:text-xl">{institute.name}</p>
           <p className="mx-auto mt-4 max-w-3xl text-base leading-relaxed text-brand-100 sm:text-lg">
-            Nous formons les professionnels du Mali et de l'Afrique de l'Ouest aux métiers d'aujourd'hui et de demain,
-            au plus près des besoins des entreprises.
+            Nous formons les professionnels du Mali et de l'Afrique de l'Ouest aux métiers d'aujourd'hui et de demain, au plus près des
+            besoins des entreprises.
           </p>
           <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
             <a href="#histoire" className={buttonClasses({ variant: "secondary", size: "lg", className: "font-semibold" })}>
               Découvrir notre histoire
             </a>
-            <Link
-              to="/contact"
-              className={buttonClasses({ variant: "inverse", size: "lg" })}
-            >
+            <Link to="/contact" className={buttonClasses({ variant: "inverse", size: "lg" })}>
               Nous contacter
             </Link>
           </div>
@@ -125,13 +120,12 @@ export default function About({ loaderData }: Route.ComponentProps) {
               Une création de la {institute.chamberAcronym}
             </h2>
             <p className="mt-4 leading-relaxed text-slate-700">
-              L'{institute.name} est une œuvre de la {institute.chamberName}. La Chambre l'a créé pour donner aux
-              entreprises maliennes les compétences dont elles ont besoin et aux jeunes diplômés un accès direct à
-              l'emploi.
+              L'{institute.name} est une œuvre de la {institute.chamberName}. La Chambre l'a créé pour donner aux entreprises maliennes les
+              compétences dont elles ont besoin et aux jeunes diplômés un accès direct à l'emploi.
             </p>
             <p className="mt-4 leading-relaxed text-slate-700">
-              Formations certifiantes, programmes sur mesure pour les entreprises membres, partenariats avec des
-              établissements internationaux : l'institut relie le monde de la formation et celui de l'économie.
+              Formations certifiantes, programmes sur mesure pour les entreprises membres, partenariats avec des établissements
+              internationaux : l'institut relie le monde de la formation et celui de l'économie.
             </p>
             <a href="#equipe" className={buttonClasses({ variant: "outline", className: "mt-6" })}>
               Rencontrer notre équipe

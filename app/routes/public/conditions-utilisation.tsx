@@ -33,8 +33,8 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
           title: "Objet",
           body: (
             <p>
-              Le site présente l'offre de formation de l'{institute.shortName} et permet aux apprenants de créer un compte,
-              de s'inscrire aux formations et de suivre leurs cours en ligne.
+              Le site présente l'offre de formation de l'{institute.shortName} et permet aux apprenants de créer un compte, de s'inscrire
+              aux formations et de suivre leurs cours en ligne.
             </p>
           ),
         },
@@ -42,8 +42,8 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
           title: "Compte apprenant",
           body: (
             <p>
-              Vous êtes responsable de la confidentialité de votre mot de passe et des actions effectuées avec votre
-              compte. Signalez-nous sans délai toute utilisation non autorisée.
+              Vous êtes responsable de la confidentialité de votre mot de passe et des actions effectuées avec votre compte. Signalez-nous
+              sans délai toute utilisation non autorisée.
             </p>
           ),
         },
@@ -51,8 +51,8 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
           title: "Inscriptions et paiements",
           body: (
             <p>
-              Les prix sont indiqués en francs CFA (FCFA). Les modalités de paiement (mobile money, carte bancaire,
-              espèces à nos bureaux), de report et de remboursement sont à compléter par le service juridique.
+              Les prix sont indiqués en francs CFA (FCFA). Les modalités de paiement (mobile money, carte bancaire, espèces à nos bureaux),
+              de report et de remboursement sont à compléter par le service juridique.
             </p>
           ),
         },
@@ -60,27 +60,21 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
           title: "Propriété intellectuelle",
           body: (
             <p>
-              Les contenus des formations (vidéos, documents, exercices, quiz) sont réservés à l'usage personnel des
-              apprenants inscrits. Toute reproduction ou diffusion sans autorisation écrite est interdite.
+              Les contenus des formations (vidéos, documents, exercices, quiz) sont réservés à l'usage personnel des apprenants inscrits.
+              Toute reproduction ou diffusion sans autorisation écrite est interdite.
             </p>
           ),
         },
         {
           title: "Comportement sur la plateforme",
-          body: (
-            <p>
-              Le forum et la messagerie doivent rester courtois et respectueux. L'institut peut suspendre un compte en cas
-              d'abus.
-            </p>
-          ),
+          body: <p>Le forum et la messagerie doivent rester courtois et respectueux. L'institut peut suspendre un compte en cas d'abus.</p>,
         },
         {
           title: "Responsabilité et droit applicable",
           body: (
             <p>
-              Les présentes conditions sont soumises au droit malien. À compléter par le service juridique. Pour toute
-              question : <a href={`mailto:${institute.email}`}>{institute.email}</a> ou notre{" "}
-              <Link to="/contact">page de contact</Link>.
+              Les présentes conditions sont soumises au droit malien. À compléter par le service juridique. Pour toute question :{" "}
+              <a href={`mailto:${institute.email}`}>{institute.email}</a> ou notre <Link to="/contact">page de contact</Link>.
             </p>
           ),
         },

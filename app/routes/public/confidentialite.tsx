@@ -24,8 +24,8 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
       title="Politique de confidentialité"
       intro={
         <p>
-          L'{institute.name} attache une grande importance à la protection de vos données personnelles. Cette page
-          explique quelles données nous collectons sur ce site, à quelles fins, et quels sont vos droits.
+          L'{institute.name} attache une grande importance à la protection de vos données personnelles. Cette page explique quelles données
+          nous collectons sur ce site, à quelles fins, et quels sont vos droits.
         </p>
       }
       sections={[
@@ -52,9 +52,9 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
           title: "Finalités",
           body: (
             <p>
-              Ces données servent uniquement à répondre à vos demandes, à gérer vos inscriptions et vos certifications, à
-              vous envoyer la lettre d'information si vous l'avez demandée, et à assurer la sécurité du site. Elles ne
-              sont ni vendues ni cédées à des tiers.
+              Ces données servent uniquement à répondre à vos demandes, à gérer vos inscriptions et vos certifications, à vous envoyer la
+              lettre d'information si vous l'avez demandée, et à assurer la sécurité du site. Elles ne sont ni vendues ni cédées à des
+              tiers.
             </p>
           ),
         },
@@ -66,8 +66,8 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
           title: "Cookies",
           body: (
             <p>
-              Le site n'utilise pas de cookies publicitaires ni de mesure d'audience tierce. Un cookie de session est
-              déposé uniquement lorsque vous vous connectez à votre compte.
+              Le site n'utilise pas de cookies publicitaires ni de mesure d'audience tierce. Un cookie de session est déposé uniquement
+              lorsque vous vous connectez à votre compte.
             </p>
           ),
         },
@@ -75,11 +75,10 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
           title: "Vos droits",
           body: (
             <p>
-              Conformément à la loi malienne n° 2013-015 du 21 mai 2013 relative à la protection des données à caractère
-              personnel, vous pouvez accéder à vos données, les faire rectifier ou supprimer, et vous opposer à leur
-              traitement en écrivant à <a href={`mailto:${institute.email}`}>{institute.email}</a> ou via notre{" "}
-              <Link to="/contact">page de contact</Link>. Vous pouvez aussi saisir l'Autorité de Protection des Données à
-              caractère Personnel (APDP).
+              Conformément à la loi malienne n° 2013-015 du 21 mai 2013 relative à la protection des données à caractère personnel, vous
+              pouvez accéder à vos données, les faire rectifier ou supprimer, et vous opposer à leur traitement en écrivant à{" "}
+              <a href={`mailto:${institute.email}`}>{institute.email}</a> ou via notre <Link to="/contact">page de contact</Link>. Vous
+              pouvez aussi saisir l'Autorité de Protection des Données à caractère Personnel (APDP).
             </p>
           ),
         },

@@ -16,8 +16,7 @@ const SENT_PARAM = "envoye";
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
     title: "Contact",
-    description:
-      "Contactez l'institut à Bamako : formulaire, téléphones, e-mail, adresse à la Cité SEMA et horaires d'ouverture.",
+    description: "Contactez l'institut à Bamako : formulaire, téléphones, e-mail, adresse à la Cité SEMA et horaires d'ouverture.",
     path: "/contact",
   });
 
@@ -31,10 +30,7 @@ type ActionData = { fieldErrors?: ContactFieldErrors; values?: ContactValues; fo
 export async function action({ request, context }: Route.ActionArgs) {
   const length = Number(request.headers.get("content-length") ?? "0");
   if (length > MAX_BODY_BYTES) {
-    return data<ActionData>(
-      { formError: "Votre message est trop long pour être envoyé : 5 000 caractères au maximum." },
-      { status: 413 },
-    );
+    return data<ActionData>({ formError: "Votre message est trop long pour être envoyé : 5 000 caractères au maximum." }, { status: 413 });
   }
   const form = await request.formData();
   const input: Record<string, unknown> = {};
@@ -59,8 +55,8 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
         <div className="mx-auto max-w-6xl">
           <h1 className="text-3xl font-bold sm:text-4xl">Contactez-nous</h1>
           <p className="mt-3 max-w-2xl text-lg text-brand-100">
-            Une question sur nos formations, une inscription ou un partenariat ? Notre équipe vous répond sous 48 heures,
-            du lundi au samedi.
+            Une question sur nos formations, une inscription ou un partenariat ? Notre équipe vous répond sous 48 heures, du lundi au
+            samedi.
           </p>
         </div>
       </section>
@@ -73,29 +69,32 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
           <h2 id="contact-form-title" className="text-2xl font-semibold text-slate-900">
             Envoyez-nous un message
           </h2>
-          {sent ? (
-            <div id="message-envoye" role="status" className="mt-6 rounded-lg border border-green-300 bg-green-50 p-6 text-green-900">
-              <div className="flex items-start gap-3">
-                <Icon name="circle-check" className="mt-0.5 size-6 shrink-0 text-green-700" aria-hidden="true" />
-                <div>
-                  <p className="font-semibold">{CONTACT_SUCCESS_MESSAGE}</p>
-                  <p className="mt-2">
-                    <Link to="/contact" className="font-medium text-green-900 underline underline-offset-2">
-                      Envoyer un autre message
-                    </Link>
-                  </p>
+          <div id="contact-form-region">
+            {sent ? (
+              <div id="message-envoye" role="status" className="mt-6 rounded-lg border border-green-300 bg-green-50 p-6 text-green-900">
+                <div className="flex items-start gap-3">
+                  <Icon name="circle-check" className="mt-0.5 size-6 shrink-0 text-green-700" aria-hidden="true" />
+                  <div>
+                    <p className="font-semibold">{CONTACT_SUCCESS_MESSAGE}</p>
+                    <p className="mt-2">
+                      <Link to="/contact" className="font-medium text-green-900 underline underline-offset-2">
+                        Envoyer un autre message
+                      </Link>
+                    </p>
+                  </div>
                 </div>
               </div>
-            </div>
-          ) : (
-            <div className="mt-6">
-              <ContactForm
-                values={actionData?.values}
-                fieldErrors={actionData?.fieldErrors}
-                formError={actionData?.formError}
-              />
-            </div>
-          )}
+            ) : (
+              <div className="mt-6">
+                <ContactForm
+                  regionId="contact-form-region"
+                  values={actionData?.values}
+                  fieldErrors={actionData?.fieldErrors}
+                  formError={actionData?.formError}
+                />
+              </div>
+            )}
+          </div>
         </section>
 
         <aside className="space-y-6" aria-label="Nos coordonnées">

@@ -1,29 +1,33 @@
-import { Link, data, isRouteErrorResponse } from "react-router";
-import { getOptionalUser } from "~/.server/auth/guards";
-import { getCourseBySlug, listLessonOutline } from "~/.server/catalogue";
+import { Link, isRouteErrorResponse } from "react-router";
+import { getOptionalUser } from "~/.server/auth";
+import { getCourseForViewer, listLessonOutline } from "~/.server/catalogue";
 import { dbContext } from "~/.server/context";
-import { canViewCourse } from "~/.server/courses/access";
+import { orHttpError } from "~/.server/http/errors";
+import { followsCourse, seatsLeft } from "~/.server/learning";
+import { EnrolBox } from "~/components/public/enrol-box";
+import { getPublicTeacherProfile } from "~/.server/teaching";
 import { CourseIcon } from "~/components/public/course-icon";
 import { NotFoundContent } from "~/components/public/not-found";
-import { skipPublicRevalidation } from "~/components/public/revalidate";
-import { courseHref, enrolHref, formatRating } from "~/components/public/links";
-import { buttonClasses } from "~/components/ui/button";
-import { formatMinutes, formatPrice, formatWeeks, plural } from "~/lib/format";
+import { courseHref, formatRating } from "~/components/public/links";
+import { formatMinutes, formatWeeks, plural } from "~/lib/format";
 import { absoluteUrl, jsonLd, pageMeta, siteFromMatches } from "~/lib/seo";
 import type { Route } from "./+types/formation";
 import { Icon } from "~/components/public/icon";
 
 export async function loader(args: Route.LoaderArgs) {
   const db = args.context.get(dbContext);
-  const found = await getCourseBySlug(db, args.params.slug);
   // Only a published course is public; its teacher and admins also see it as a preview.
-  const user = found && found.status !== "published" ? await getOptionalUser(args) : null;
-  if (!found || !canViewCourse(user, found)) throw data(null, { status: 404 });
-  const { instructorId: _instructor, ...course } = found;
-  return { course, lessons: await listLessonOutline(db, course.id) };
+  const viewer = await getOptionalUser(args);
+  const found = await orHttpError(getCourseForViewer(db, viewer, args.params.slug));
+  const { instructorId, ...course } = found;
+  const [lessons, following, seats, teacher] = await Promise.all([
+    listLessonOutline(db, course.id),
+    followsCourse(db, viewer, course.id),
+    seatsLeft(db, found),
+    instructorId ? getPublicTeacherProfile(db, instructorId) : Promise.resolve(null),
+  ]);
+  return { course, lessons, following, full: seats === 0, teacher };
 }
-
-export const shouldRevalidate = skipPublicRevalidation;
 
 /** A meta description of at most ~160 characters, cut on a word. */
 function summary(text: string, max = 160): string {
@@ -45,7 +49,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 };
 
 export default function CoursePage({ loaderData, matches }: Route.ComponentProps) {
-  const { course, lessons } = loaderData;
+  const { course, lessons, following, full, teacher } = loaderData;
   const layout = matches[1]?.loaderData;
   const site = siteFromMatches(matches);
   const institute = layout?.institute;
@@ -115,8 +119,8 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
         <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd(structuredData) }} />
       ) : (
         <div role="status" className="bg-accent-500 px-4 py-3 text-center text-sm text-slate-900">
-          <strong>Aperçu :</strong> ce cours est {course.status === "draft" ? "un brouillon" : "archivé"} ; il n'apparaît pas dans le catalogue
-          et seuls son enseignant et les administrateurs voient cette page.{" "}
+          <strong>Aperçu :</strong> ce cours est {course.status === "draft" ? "un brouillon" : "archivé"} ; il n'apparaît pas dans le
+          catalogue et seuls son enseignant et les administrateurs voient cette page.{" "}
           <Link to={`/dashboard/course-creator/${course.id}`} className="font-semibold underline underline-offset-2">
             Modifier le cours
           </Link>
@@ -214,11 +218,7 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
             <h2 id="inscription" className="text-sm font-semibold tracking-wider text-slate-600 uppercase">
               Tarif de la formation
             </h2>
-            <p className="mt-2 text-3xl font-extrabold text-brand-700">{formatPrice(course.priceFcfa)}</p>
-            <p className="mt-1 text-sm text-slate-600">Mobile money, carte bancaire ou espèces dans nos bureaux.</p>
-            <Link to={enrolHref(course.slug)} className={buttonClasses({ size: "lg", className: "mt-6 w-full" })}>
-              S'inscrire
-            </Link>
+            <EnrolBox slug={course.slug} priceFcfa={course.priceFcfa} following={following} full={full} />
             <dl className="mt-6 divide-y divide-slate-100 border-t border-slate-100 text-sm">
               {facts.map(({ icon, label, value }) => (
                 <div key={label} className="flex items-center justify-between gap-4 py-3">
@@ -241,7 +241,10 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
             <ol className="mt-6 space-y-3">
               {lessons.length > 0
                 ? lessons.map((lesson, index) => (
-                    <li key={lesson.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-xl border border-slate-200 bg-white p-4">
+                    <li
+                      key={lesson.id}
+                      className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-xl border border-slate-200 bg-white p-4"
+                    >
                       <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-brand-50 text-sm font-bold text-brand-700">
                         {index + 1}
                       </span>
@@ -303,6 +306,16 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
                   </li>
                 ))}
               </ul>
+            </section>
+          ) : null}
+
+          {teacher?.name ? (
+            <section aria-labelledby="formateur">
+              <h2 id="formateur" className="text-2xl font-bold text-slate-900">
+                Votre formateur
+              </h2>
+              <p className="mt-4 font-semibold text-slate-900">{teacher.name}</p>
+              {teacher.bio ? <p className="mt-2 whitespace-pre-line text-slate-700">{teacher.bio}</p> : null}
             </section>
           ) : null}
 

@@ -2,7 +2,6 @@ import { Link } from "react-router";
 import { listPublishedCourses } from "~/.server/catalogue";
 import { dbContext } from "~/.server/context";
 import { CourseCard, toCourseCardData } from "~/components/public/course-card";
-import { skipPublicRevalidation } from "~/components/public/revalidate";
 import { signInHref, signUpHref } from "~/components/public/links";
 import { buttonClasses } from "~/components/ui/button";
 import { pageMeta } from "~/lib/seo";
@@ -16,8 +15,6 @@ export async function loader({ context }: Route.LoaderArgs) {
   const courses = await listPublishedCourses(context.get(dbContext), { limit: HOME_COURSE_COUNT });
   return { courses: courses.map((course) => toCourseCardData(course, "home")) };
 }
-
-export const shouldRevalidate = skipPublicRevalidation;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
@@ -101,7 +98,10 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
               professionnelles certifiées, conçues avec les entreprises, en ligne et à Bamako.
             </p>
             <div className="mt-8 flex flex-col gap-3 sm:flex-row">
-              <Link to="/formations" className={buttonClasses({ variant: "secondary", className: "font-semibold sm:min-h-12 sm:px-6 sm:text-lg" })}>
+              <Link
+                to="/formations"
+                className={buttonClasses({ variant: "secondary", className: "font-semibold sm:min-h-12 sm:px-6 sm:text-lg" })}
+              >
                 Découvrir nos formations
                 <Icon name="arrow-right" className="size-5" aria-hidden="true" />
               </Link>

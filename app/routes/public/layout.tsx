@@ -1,18 +1,23 @@
 import { Outlet } from "react-router";
+import { getOptionalUser } from "~/.server/auth";
 import { getInstitute, listPublishedCourses } from "~/.server/catalogue";
 import { dbContext, envContext } from "~/.server/context";
 import { SiteFooter } from "~/components/public/site-footer";
-import { skipPublicRevalidation } from "~/components/public/revalidate";
-import { SiteHeader } from "~/components/public/site-header";
+import { SiteHeader, type HeaderAccount } from "~/components/public/site-header";
+import { homeOf } from "~/lib/roles";
 import type { SiteInfo } from "~/lib/seo";
 import type { Route } from "./+types/layout";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  const { context } = args;
   const db = context.get(dbContext);
-  const [institute, techCourses] = await Promise.all([
+  const [institute, techCourses, viewer] = await Promise.all([
     getInstitute(db),
     listPublishedCourses(db, { categorySlug: "tech" }),
+    getOptionalUser(args),
   ]);
+  // A signed-in visitor is led to their space (their request carries a cookie: never in the anonymous page cache).
+  const account: HeaderAccount = viewer ? { firstName: viewer.firstName, href: homeOf(viewer.role) } : null;
   const site: SiteInfo = { publicUrl: context.get(envContext).PUBLIC_URL, siteName: institute.shortName };
   return {
     site,
@@ -28,14 +33,12 @@ export async function loader({ context }: Route.LoaderArgs) {
     },
     techCourses: techCourses.map((course) => ({ slug: course.slug, title: course.title })),
     year: new Date().getFullYear(),
+    account,
   };
 }
 
-/** The institute's identity does not change with the query string or a newsletter subscription. */
-export const shouldRevalidate = skipPublicRevalidation;
-
 export default function PublicLayout({ loaderData }: Route.ComponentProps) {
-  const { institute, techCourses, year } = loaderData;
+  const { institute, techCourses, year, account } = loaderData;
   return (
     <div className="flex min-h-screen flex-col">
       <a
@@ -44,7 +47,7 @@ export default function PublicLayout({ loaderData }: Route.ComponentProps) {
       >
         Aller au contenu
       </a>
-      <SiteHeader institute={institute} />
+      <SiteHeader institute={institute} account={account} />
       <div id="contenu" className="flex-1" tabIndex={-1}>
         <Outlet />
       </div>

@@ -52,8 +52,8 @@ export default function LegalNotice({ loaderData }: Route.ComponentProps) {
           title: "Propriété intellectuelle",
           body: (
             <p>
-              Les textes, logos et contenus pédagogiques de ce site appartiennent à l'{institute.name} ou à ses
-              partenaires. Toute reproduction sans autorisation est interdite.
+              Les textes, logos et contenus pédagogiques de ce site appartiennent à l'{institute.name} ou à ses partenaires. Toute
+              reproduction sans autorisation est interdite.
             </p>
           ),
         },

@@ -1,4 +1,4 @@
-import { Form, data, useNavigation } from "react-router";
+import { data } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
@@ -17,9 +17,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   });
 
 /**
- * POST /newsletter, fields `email` and the honeypot `website`. The footer posts here with
- * `useFetcher({ key: "newsletter" })` and reads the JSON; without JavaScript the browser lands
- * on this page, which renders the same answer and a form to try again.
+ * POST /newsletter, fields `email` and the honeypot `website`. Without JavaScript the footer's
+ * form lands on this page, which renders the answer and a form to try again; with it,
+ * app/enhance/progressive.ts posts here and shows the answer (data-newsletter-answer) in the footer.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
@@ -50,30 +50,37 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Newsletter({ actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const submitting = navigation.state === "submitting" && navigation.formAction === "/newsletter";
   const done = actionData && actionData.status !== "error";
 
   return (
-    <main className="mx-auto max-w-xl px-4 py-14 sm:py-20">
+    <main id="newsletter-page" className="mx-auto max-w-xl px-4 py-14 sm:py-20">
       <div className="flex size-14 items-center justify-center rounded-full bg-brand-50 text-brand-700" aria-hidden="true">
         <Icon name="mail" className="size-7" />
       </div>
       <h1 className="mt-4 text-3xl font-bold text-slate-900">Lettre d'information</h1>
       <p className="mt-3 text-slate-700">
-        Recevez nos nouvelles formations, les dates des prochaines sessions et nos événements, une à deux fois par
-        mois.
+        Recevez nos nouvelles formations, les dates des prochaines sessions et nos événements, une à deux fois par mois.
       </p>
 
       {done ? (
-        <div role="status" className="mt-8 flex items-start gap-3 rounded-lg border border-green-300 bg-green-50 p-5 text-green-900">
+        <div
+          role="status"
+          data-newsletter-answer="ok"
+          className="mt-8 flex items-start gap-3 rounded-lg border border-green-300 bg-green-50 p-5 text-green-900"
+        >
           <Icon name="circle-check" className="mt-0.5 size-6 shrink-0 text-green-700" aria-hidden="true" />
           <p className="font-medium">{actionData.message}</p>
         </div>
       ) : (
-        <Form method="post" action="/newsletter" className="mt-8 space-y-4" aria-label="Abonnement à la lettre d'information">
+        <form
+          method="post"
+          action="/newsletter"
+          data-enhance="newsletter-page"
+          className="mt-8 space-y-4"
+          aria-label="Abonnement à la lettre d'information"
+        >
           {actionData?.status === "error" && !actionData.fieldErrors?.email && (
-            <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-red-800">
+            <p role="alert" data-newsletter-answer="error" className="rounded-md border border-red-300 bg-red-50 p-3 text-red-800">
               {actionData.message}
             </p>
           )}
@@ -85,7 +92,7 @@ export default function Newsletter({ actionData }: Route.ComponentProps) {
                 autoComplete="email"
                 inputMode="email"
                 maxLength={254}
-                placeholder="Votre email"
+                placeholder="Votre e-mail"
                 defaultValue={actionData?.email}
                 autoFocus={Boolean(actionData?.fieldErrors?.email)}
               />
@@ -95,10 +102,10 @@ export default function Newsletter({ actionData }: Route.ComponentProps) {
             <label htmlFor="newsletter-page-website">Ne remplissez pas ce champ</label>
             <input id="newsletter-page-website" type="text" name="website" tabIndex={-1} autoComplete="off" />
           </div>
-          <Button type="submit" disabled={submitting}>
-            {submitting ? "Inscription…" : "S'abonner"}
+          <Button type="submit" data-pending-label="Inscription…">
+            S'abonner
           </Button>
-        </Form>
+        </form>
       )}
     </main>
   );

@@ -11,10 +11,7 @@ export function loader() {
   throw data(null, { status: 404 });
 }
 
-export const meta: Route.MetaFunction = () => [
-  { title: "Page introuvable" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: Route.MetaFunction = () => [{ title: "Page introuvable" }, { name: "robots", content: "noindex" }];
 
 export default function NotFound() {
   return <NotFoundContent />;

@@ -30,9 +30,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const newestCourse = courses.reduce((latest, course) => (course.updatedAt > latest ? course.updatedAt : latest), institute.updatedAt);
 
   const urls = [
-    ...STATIC_PAGES.map((page) =>
-      entry(absoluteUrl(PUBLIC_URL, page.path), page.followsCourses ? newestCourse : institute.updatedAt),
-    ),
+    ...STATIC_PAGES.map((page) => entry(absoluteUrl(PUBLIC_URL, page.path), page.followsCourses ? newestCourse : institute.updatedAt)),
     ...courses.map((course) => entry(absoluteUrl(PUBLIC_URL, courseHref(course.slug)), course.updatedAt)),
   ];
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`;

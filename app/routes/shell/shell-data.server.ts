@@ -1,18 +1,21 @@
 import { data } from "react-router";
 import type { SessionUser } from "~/.server/auth/guards";
+import type { Database } from "~/.server/db/client";
+import { countUnreadNotifications } from "~/.server/notifications";
 import { getToast } from "~/.server/toast";
 import { readSidebarCollapsed } from "~/lib/sidebar";
 
 /**
  * What every signed-in layout hands to <AppShell>: the user's name and e-mail, the role (for the
- * sidebar's groups), the collapse state read from the cookie, and the pending toast (its cookie
- * cleared in the same response).
+ * sidebar's groups), the collapse state read from the cookie, the pending toast (its cookie
+ * cleared in the same response) and the bell's unread count.
  */
-export async function shellLoaderData(request: Request, user: SessionUser) {
-  const { toast, headers } = await getToast(request);
+export async function shellLoaderData(request: Request, user: SessionUser, db: Database) {
+  const [{ toast, headers }, unreadNotifications] = await Promise.all([getToast(request), countUnreadNotifications(db, user)]);
   return data(
     {
-      user: { firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role },
+      user: { id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role },
+      unreadNotifications,
       collapsed: readSidebarCollapsed(request.headers.get("Cookie")),
       toast,
     },

@@ -1,20 +1,17 @@
 import { redirect } from "react-router";
-import { requireUser } from "~/.server/auth/guards";
+import { signedInUser } from "~/.server/auth/middleware";
+import { safeRedirect } from "~/.server/auth/redirect";
 import { sidebarCookieValue } from "~/lib/sidebar";
 import type { Route } from "./+types/sidebar";
 
-/** Only same-site paths: "/x" but never "//host" or "/\host". */
-function safeRedirect(value: FormDataEntryValue | null, fallback = "/dashboard"): string {
-  if (typeof value !== "string" || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  return value;
-}
+/** Outside the signed-in layouts: its own guard. */
+export const middleware: Route.MiddlewareFunction[] = [signedInUser];
 
 /**
  * The sidebar's collapse toggle without JavaScript: stores the state in the 7-day cookie and goes
  * back to the page (with JavaScript the shell writes the cookie itself and never posts here).
  */
 export async function action(args: Route.ActionArgs) {
-  await requireUser(args);
   const form = await args.request.formData();
   const collapsed = form.get("collapsed") === "true";
   const secure = new URL(args.request.url).protocol === "https:" || (process.env.PUBLIC_URL ?? "").startsWith("https://");
@@ -23,7 +20,6 @@ export async function action(args: Route.ActionArgs) {
   });
 }
 
-export async function loader(args: Route.LoaderArgs) {
-  await requireUser(args);
+export async function loader() {
   return redirect("/dashboard");
 }

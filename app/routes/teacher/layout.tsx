@@ -1,20 +1,29 @@
 import { Outlet } from "react-router";
-import { requireTeacher } from "~/.server/auth/guards";
+import { signedInTeacher } from "~/.server/auth/middleware";
+import { dbContext, userContext } from "~/.server/context";
 import { AppShell } from "~/components/shell/app-shell";
 import { teacherNavigation } from "~/lib/sidebar";
 import { shellLoaderData } from "../shell/shell-data.server";
 import type { Route } from "./+types/layout";
 
 /** /teacher/*: teachers and administrators, in the teacher shell. */
-export async function loader(args: Route.LoaderArgs) {
-  const user = await requireTeacher(args);
-  return shellLoaderData(args.request, user);
+export const middleware: Route.MiddlewareFunction[] = [signedInTeacher];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  return shellLoaderData(request, context.get(userContext), context.get(dbContext));
 }
 
 export default function TeacherLayout({ loaderData }: Route.ComponentProps) {
-  const { user, collapsed, toast } = loaderData;
+  const { user, collapsed, toast, unreadNotifications } = loaderData;
   return (
-    <AppShell kind="teacher" user={user} navigation={teacherNavigation()} collapsed={collapsed} toast={toast}>
+    <AppShell
+      kind="teacher"
+      user={user}
+      navigation={teacherNavigation()}
+      collapsed={collapsed}
+      toast={toast}
+      unreadNotifications={unreadNotifications}
+    >
       <Outlet />
     </AppShell>
   );

@@ -1,3 +1,6 @@
+/**
+ * Owner: the about capability (app/.server/about): the about page's editorial content.
+ */
 import { integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 
 /**

@@ -1,3 +1,7 @@
+/**
+ * Owner: the activity capability (app/.server/activity): others record an event by calling
+ * recordActivity, never by inserting here.
+ */
 import { index, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { users } from "./auth";
 

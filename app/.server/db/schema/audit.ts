@@ -1,3 +1,6 @@
+/**
+ * Owner: the users capability (app/.server/users): what administrators did to accounts.
+ */
 import { index, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { users } from "./auth";
 
@@ -16,10 +19,7 @@ export const auditLog = pgTable(
     details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [
-    index("audit_log_created_idx").on(table.createdAt),
-    index("audit_log_target_idx").on(table.targetUserId, table.createdAt),
-  ],
+  (table) => [index("audit_log_created_idx").on(table.createdAt), index("audit_log_target_idx").on(table.targetUserId, table.createdAt)],
 );
 
 export type AuditLogRow = typeof auditLog.$inferSelect;

@@ -1,3 +1,7 @@
+/**
+ * Owner: the auth capability (app/.server/auth), through Better Auth's adapter and its own
+ * account operations (createAccount, profile, roles, sessions): others call it.
+ */
 import { bigint, boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
@@ -27,6 +31,8 @@ export const users = pgTable("users", {
   banned: boolean("banned").notNull().default(false),
   bannedAt: timestamp("banned_at", { withTimezone: true }),
   twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
+  /** "Économie de données": videos in low quality and nothing loaded before play. */
+  dataSaver: boolean("data_saver").notNull().default(false),
   ...timestamps,
 });
 

@@ -1,7 +1,11 @@
+/**
+ * Owner: the learning capability (app/.server/learning): enrolments, lesson progress and the
+ * learners counted per course; payments opens and closes enrolments by calling it.
+ */
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./auth";
-import { courses, lessons } from "./catalogue";
+import { courses, lessons } from "./courses";
 
 /**
  * pending_payment: enrolled, waiting for the payment to complete (no lesson open yet);
@@ -53,5 +57,21 @@ export const lessonProgress = pgTable(
     positionSeconds: integer("position_seconds").notNull().default(0),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.enrolmentId, table.lessonId] }), index("lesson_progress_completed_idx").on(table.enrolmentId, table.completedAt)],
+  (table) => [
+    primaryKey({ columns: [table.enrolmentId, table.lessonId] }),
+    index("lesson_progress_completed_idx").on(table.enrolmentId, table.completedAt),
+  ],
 );
+
+/**
+ * How many learners each course has here (an enrolment opened and not cancelled), kept in step by
+ * the learning capability in the transaction that opens or closes an enrolment. The course pages
+ * add it to the imported figure (courses.student_count); the teachers' lists show it. A table of
+ * its own so that a lesson marked done does not touch the cached catalogue.
+ */
+export const courseLearnerCounts = pgTable("course_learner_counts", {
+  courseId: integer("course_id")
+    .primaryKey()
+    .references(() => courses.id, { onDelete: "cascade" }),
+  learners: integer("learners").notNull().default(0),
+});

@@ -1,3 +1,6 @@
+/**
+ * Owner: the mail service (app/.server/mail).
+ */
 import { jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 
 /** Mails kept when no SMTP server is configured (SMTP_URL unset), so flows work on a laptop. */

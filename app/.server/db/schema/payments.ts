@@ -1,10 +1,19 @@
+/**
+ * Owner: the payments capability (app/.server/payments): payments, their events and the test
+ * gateway's transactions.
+ */
 import { index, integer, jsonb, pgEnum, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { users } from "./auth";
-import { courses } from "./catalogue";
+import { courses } from "./courses";
 import { enrolments } from "./learning";
 
 export const paymentMethod = pgEnum("payment_method", ["mobile_money", "card", "cash"]);
-export const paymentStatus = pgEnum("payment_status", ["pending", "completed", "failed", "refunded"]);
+/**
+ * "to_reconcile": the provider says it was paid, but the payment had already expired, failed or
+ * been superseded (a second checkout paid first). The money was taken: an admin settles it, by
+ * reinstating the enrolment (→ completed) or by refunding (→ refunded).
+ */
+export const paymentStatus = pgEnum("payment_status", ["pending", "completed", "failed", "refunded", "to_reconcile"]);
 
 /**
  * Every attempt to pay for an enrolment: online through a provider (CinetPay, or the sandbox in
@@ -34,10 +43,14 @@ export const payments = pgTable(
     provider: text("provider").notNull(),
     /** The provider's transaction id or operator reference. */
     providerReference: text("provider_reference"),
+    /** The provider's payment page for this attempt: a second "S'inscrire" goes back to it instead of opening another. */
+    checkoutUrl: text("checkout_url"),
     /** "Orange Money", "VISA"... as the provider reports it. */
     methodDetail: text("method_detail"),
     status: paymentStatus("status").notNull().default("pending"),
     failureReason: text("failure_reason"),
+    /** Why the payment waits for an admin (status to_reconcile); kept once settled, for the record. */
+    reconcileReason: text("reconcile_reason"),
     /** The paper receipt's number, typed by the admin who took the cash. */
     receiptNumber: text("receipt_number"),
     recordedBy: text("recorded_by").references(() => users.id, { onDelete: "set null" }),
@@ -81,7 +94,8 @@ export const sandboxTransactions = pgTable("sandbox_transactions", {
   currency: text("currency").notNull(),
   channel: text("channel").notNull(),
   description: text("description").notNull(),
-  customerName: text("customer_name").notNull(),
+  /** The payer's account: only they may approve it (a real provider asks the payer's own phone or card). */
+  customerId: text("customer_id"),
   returnUrl: text("return_url").notNull(),
   notifyUrl: text("notify_url").notNull(),
   /** "pending", "approved" or "refused". */

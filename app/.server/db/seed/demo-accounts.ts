@@ -1,10 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { asc, eq, inArray } from "drizzle-orm";
-import type { Role } from "~/lib/roles";
-import { hashPassword } from "../../auth/password";
+import { asc, eq, inArray, sql } from "drizzle-orm";
+import { canTeach, type Role } from "~/lib/roles";
+import { createAccount } from "../../auth/accounts";
+import { isAppError } from "../../errors";
 import type { Database } from "../client";
 import { newPaymentReference } from "../../payments/reference";
-import { accounts, courses, enrolments, lessonProgress, lessons, payments, users } from "../schema";
+import { courseLearnerCounts, courses, enrolments, lessonProgress, lessons, payments, users } from "../schema";
 
 /**
  * Accounts for trying Campus on a laptop (development only, never with NODE_ENV=production):
@@ -16,45 +16,40 @@ export const demoAccounts: ReadonlyArray<{ email: string; password: string; firs
   { email: "etudiant@campus.test", password: "Demo-Etudiant-2025", firstName: "Aïssata", lastName: "Keïta", role: "user" },
 ];
 
-function newId(): string {
-  return randomBytes(24).toString("base64url").slice(0, 32);
-}
-
 /** Creates the demo accounts that do not exist yet (matched by e-mail); existing ones are left alone. */
 export async function seedDemoAccounts(db: Database): Promise<number> {
   const existing = new Set(
-    (await db.select({ email: users.email }).from(users).where(inArray(users.email, demoAccounts.map((account) => account.email)))).map((row) => row.email),
+    (
+      await db
+        .select({ email: users.email })
+        .from(users)
+        .where(
+          inArray(
+            users.email,
+            demoAccounts.map((account) => account.email),
+          ),
+        )
+    ).map((row) => row.email),
   );
   const missing = demoAccounts.filter((account) => !existing.has(account.email));
   if (missing.length === 0) return 0;
-  const prepared = await Promise.all(missing.map(async (account) => ({ ...account, id: newId(), hash: await hashPassword(account.password) })));
-  await db.transaction(async (tx) => {
-    for (const account of prepared) {
-      const now = new Date();
-      await tx
-        .insert(users)
-        .values({
-          id: account.id,
-          name: `${account.firstName} ${account.lastName}`,
-          email: account.email,
-          emailVerified: true,
-          firstName: account.firstName,
-          lastName: account.lastName,
-          role: account.role,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoNothing({ target: users.email });
-      await tx
-        .insert(accounts)
-        .values({ id: newId(), accountId: account.id, providerId: "credential", userId: account.id, password: account.hash, createdAt: now, updatedAt: now })
-        .onConflictDoNothing();
+  // The one way accounts are created (auth's createAccount); a second process seeding at once
+  // finds the address taken (a conflict) and leaves that account alone.
+  let created = 0;
+  let studentId: string | null = null;
+  for (const account of missing) {
+    const { password, ...person } = account;
+    try {
+      const { id } = await createAccount(db, { ...person, password, emailVerified: true });
+      created += 1;
+      if (!canTeach(account.role)) studentId = id;
+    } catch (error) {
+      if (!isAppError(error, "conflict")) throw error;
     }
-  });
-  const student = prepared.find((account) => account.role === "user");
+  }
   const admin = await db.select({ id: users.id }).from(users).where(eq(users.email, "admin@campus.test"));
-  if (student) await seedDemoLearning(db, student.id, admin[0]?.id ?? null);
-  return prepared.length;
+  if (studentId) await seedDemoLearning(db, studentId, admin[0]?.id ?? null);
+  return created;
 }
 
 /**
@@ -62,9 +57,16 @@ export async function seedDemoAccounts(db: Database): Promise<number> {
  * done), so the dashboard, "Mes Formations" and the player show something on a first try.
  */
 async function seedDemoLearning(db: Database, studentId: string, adminId: string | null) {
-  const [course] = await db.select({ id: courses.id, priceFcfa: courses.priceFcfa }).from(courses).where(eq(courses.slug, "intelligence-artificielle"));
+  const [course] = await db
+    .select({ id: courses.id, priceFcfa: courses.priceFcfa })
+    .from(courses)
+    .where(eq(courses.slug, "intelligence-artificielle"));
   if (!course) return;
-  const courseLessons = await db.select({ id: lessons.id }).from(lessons).where(eq(lessons.courseId, course.id)).orderBy(asc(lessons.position));
+  const courseLessons = await db
+    .select({ id: lessons.id })
+    .from(lessons)
+    .where(eq(lessons.courseId, course.id))
+    .orderBy(asc(lessons.position));
   const now = new Date();
   const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
   await db.transaction(async (tx) => {
@@ -83,6 +85,11 @@ async function seedDemoLearning(db: Database, studentId: string, adminId: string
       .onConflictDoNothing()
       .returning({ id: enrolments.id });
     if (!enrolment) return;
+    // One more learner on the course card, as an enrolment opened by the learning capability counts.
+    await tx
+      .insert(courseLearnerCounts)
+      .values({ courseId: course.id, learners: 1 })
+      .onConflictDoUpdate({ target: courseLearnerCounts.courseId, set: { learners: sql`${courseLearnerCounts.learners} + 1` } });
     await tx.insert(payments).values({
       reference: newPaymentReference(),
       enrolmentId: enrolment.id,
@@ -98,7 +105,9 @@ async function seedDemoLearning(db: Database, studentId: string, adminId: string
       completedAt: daysAgo(39),
     });
     if (done.length) {
-      await tx.insert(lessonProgress).values(done.map((lesson, index) => ({ enrolmentId: enrolment.id, lessonId: lesson.id, completedAt: daysAgo(30 - index * 12) })));
+      await tx
+        .insert(lessonProgress)
+        .values(done.map((lesson, index) => ({ enrolmentId: enrolment.id, lessonId: lesson.id, completedAt: daysAgo(30 - index * 12) })));
     }
   });
 }

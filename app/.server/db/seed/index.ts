@@ -3,13 +3,16 @@ import type { Database } from "../client";
 import { categories, courses, institute, instituteHighlights, lessons, levels, quotes, teamMembers } from "../schema";
 import { seedHighlights, seedQuotes, seedTeamMembers } from "./about-data";
 import { seedCategories, seedCourses, seedInstitute, seedLessonsFor, seedLevels } from "./catalogue-data";
+import { seedAssessment } from "./assessment";
 import { seedDemoAccounts } from "./demo-accounts";
+import { seedDemoTeaching } from "./teaching";
 
 /**
  * Creates what a first start needs. Idempotent: rows that exist (matched by slug or id) are left
  * as they are, so an administrator's later edits survive restarts.
  */
-export async function seedDatabase(db: Database) {
+/** `demoAccounts`: the three accounts of the README, for a trial (CAMPUS_MODE=trial) only. */
+export async function seedDatabase(db: Database, options: { demoAccounts?: boolean } = {}) {
   await db.transaction(async (tx) => {
     await tx.insert(institute).values(seedInstitute).onConflictDoNothing();
     await tx.insert(categories).values(seedCategories).onConflictDoNothing({ target: categories.slug });
@@ -40,8 +43,10 @@ export async function seedDatabase(db: Database) {
     await tx.insert(teamMembers).values(seedTeamMembers).onConflictDoNothing({ target: teamMembers.key });
     await tx.insert(quotes).values(seedQuotes).onConflictDoNothing({ target: quotes.key });
   });
-  // Demo accounts (README): development only; never in production, nor in tests (which count users).
-  if ((process.env.NODE_ENV ?? "development") === "development") await seedDemoAccounts(db);
+  // Demo accounts (README): in a trial only; never in a deployment, nor in tests (which count users).
+  if (options.demoAccounts) await seedDemoAccounts(db);
+  if (options.demoAccounts) await seedDemoTeaching(db);
+  await seedAssessment(db, options);
 }
 
 export async function countPublishedCourses(db: Database) {

@@ -3,7 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createCinetPayProvider } from "./cinetpay";
-import { PaymentProviderError, type CheckoutRequest } from "./provider";
+import { AppError } from "../../errors";
+import type { CheckoutRequest } from "./provider";
 
 const API_KEY = "12912847765bc0db748fdd44.40081707";
 const SITE_ID = "445160";
@@ -81,15 +82,16 @@ const created = {
   api_response_id: "1663323067.7677",
 };
 
-async function rejection(promise: Promise<unknown>): Promise<PaymentProviderError> {
+async function rejection(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
     () => {
-      throw new Error("expected a PaymentProviderError");
+      throw new Error("expected an AppError");
     },
     (caught: unknown) => caught,
   );
-  expect(error).toBeInstanceOf(PaymentProviderError);
-  return error as PaymentProviderError;
+  expect(error).toBeInstanceOf(AppError);
+  expect(error).toMatchObject({ code: "unavailable" });
+  return error as AppError;
 }
 
 describe("createCheckout", () => {
@@ -155,9 +157,7 @@ describe("createCheckout", () => {
       });
 
     const error = await rejection(provider().createCheckout(checkout));
-    expect(error.message).toBe(
-      "Le paiement en ligne n'a pas pu être ouvert. Réessayez dans un instant, ou payez en espèces à l'institut.",
-    );
+    expect(error.message).toBe("Le paiement en ligne n'a pas pu être ouvert. Réessayez dans un instant, ou payez en espèces à l'institut.");
     expect(String(error.cause)).toContain("HTTP 400, 608 MINIMUM_REQUIRED_FIELDS");
     expect(String(error.cause)).not.toContain(API_KEY);
   });
@@ -342,8 +342,7 @@ describe("checkStatus", () => {
   });
 
   it("passes the amount and currency through as CinetPay reports them", async () => {
-    answer = (_request, res) =>
-      reply(res, 200, checkAnswer("00", "SUCCES", { status: "ACCEPTED", amount: 24_995, currency: "XAF" }));
+    answer = (_request, res) => reply(res, 200, checkAnswer("00", "SUCCES", { status: "ACCEPTED", amount: 24_995, currency: "XAF" }));
     expect(await provider().checkStatus("PAY-2025-00042")).toMatchObject({
       status: "completed",
       amount: 24_995,
@@ -352,8 +351,7 @@ describe("checkStatus", () => {
   });
 
   it("reads a cancelled or failed payment as failed, with CinetPay's message", async () => {
-    answer = (_request, res) =>
-      reply(res, 200, checkAnswer("627", "TRANSACTION_CANCEL", { status: "REFUSED", payment_method: "MOMO" }));
+    answer = (_request, res) => reply(res, 200, checkAnswer("627", "TRANSACTION_CANCEL", { status: "REFUSED", payment_method: "MOMO" }));
     expect(await provider().checkStatus("PAY-2025-00042")).toEqual({
       status: "failed",
       amount: 25_000,

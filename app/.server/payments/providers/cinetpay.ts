@@ -4,14 +4,8 @@
  * (x-token), and the payment's state is only ever taken from the server-to-server check.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import {
-  PaymentProviderError,
-  type CheckoutRequest,
-  type CheckoutSession,
-  type PaymentChannel,
-  type PaymentProvider,
-  type ProviderStatus,
-} from "./provider";
+import { AppError } from "../../errors";
+import { type CheckoutRequest, type CheckoutSession, type PaymentChannel, type PaymentProvider, type ProviderStatus } from "./provider";
 
 export interface CinetPayConfig {
   apiKey: string;
@@ -28,8 +22,7 @@ const DEFAULT_API_URL = "https://api-checkout.cinetpay.com/v2";
 const DEFAULT_TIMEOUT_MS = 15_000;
 
 const UNREACHABLE = "Le service de paiement ne répond pas. Réessayez dans un instant.";
-const NOT_OPENED =
-  "Le paiement en ligne n'a pas pu être ouvert. Réessayez dans un instant, ou payez en espèces à l'institut.";
+const NOT_OPENED = "Le paiement en ligne n'a pas pu être ouvert. Réessayez dans un instant, ou payez en espèces à l'institut.";
 
 const CHANNELS: Record<PaymentChannel, string> = { mobile_money: "MOBILE_MONEY", card: "CREDIT_CARD" };
 
@@ -87,7 +80,10 @@ function text(value: unknown): string | null {
 
 /** The docs ask for a description without # / $ _ & ("for better operation"). */
 function cleanDescription(description: string): string {
-  return description.replace(/[#/$_&]/g, " ").replace(/\s+/g, " ").trim();
+  return description
+    .replace(/[#/$_&]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 function sameToken(received: string, expected: string): boolean {
@@ -126,7 +122,7 @@ export function createCinetPayProvider(config: CinetPayConfig): PaymentProvider 
       }
       return { status: response.status, ok: response.ok, body };
     } catch (cause) {
-      throw new PaymentProviderError(UNREACHABLE, cause);
+      throw AppError.unavailable(UNREACHABLE, cause);
     }
   }
 
@@ -138,10 +134,7 @@ export function createCinetPayProvider(config: CinetPayConfig): PaymentProvider 
     async createCheckout(request: CheckoutRequest): Promise<CheckoutSession> {
       // XOF has no minor unit and CinetPay only takes multiples of 5: never round a price here.
       if (!Number.isInteger(request.amount) || request.amount <= 0 || request.amount % 5 !== 0) {
-        throw new PaymentProviderError(
-          NOT_OPENED,
-          new Error(`CinetPay needs a positive whole amount, multiple of 5; got ${request.amount}`),
-        );
+        throw AppError.unavailable(NOT_OPENED, new Error(`CinetPay needs a positive whole amount, multiple of 5; got ${request.amount}`));
       }
       const { customer } = request;
       const { status, ok, body } = await post("/payment", {
@@ -165,16 +158,16 @@ export function createCinetPayProvider(config: CinetPayConfig): PaymentProvider 
       const data = isObject(body) ? body.data : undefined;
       const paymentUrl = isObject(data) ? text(data.payment_url) : null;
       if (!ok || !isObject(body) || text(body.code) !== "201" || !isObject(data) || !paymentUrl) {
-        throw new PaymentProviderError(NOT_OPENED, new Error(describe("/payment", status, body)));
+        throw AppError.unavailable(NOT_OPENED, new Error(describe("/payment", status, body)));
       }
       let redirect: URL;
       try {
         redirect = new URL(paymentUrl);
       } catch (cause) {
-        throw new PaymentProviderError(NOT_OPENED, cause);
+        throw AppError.unavailable(NOT_OPENED, cause);
       }
       if (redirect.protocol !== "https:" && redirect.protocol !== "http:") {
-        throw new PaymentProviderError(NOT_OPENED, new Error(`CinetPay gave a ${redirect.protocol} payment URL`));
+        throw AppError.unavailable(NOT_OPENED, new Error(`CinetPay gave a ${redirect.protocol} payment URL`));
       }
       return { redirectUrl: redirect.href, providerReference: text(data.payment_token) };
     },
@@ -211,7 +204,7 @@ export function createCinetPayProvider(config: CinetPayConfig): PaymentProvider 
       const amount = rawAmount === null ? Number.NaN : Number(rawAmount);
       const currency = isObject(data) ? text(data.currency) : null;
       if (!isObject(body) || !isObject(data) || !code || !state || !Number.isFinite(amount) || !currency) {
-        throw new PaymentProviderError(UNREACHABLE, new Error(describe("/payment/check", status, body)));
+        throw AppError.unavailable(UNREACHABLE, new Error(describe("/payment/check", status, body)));
       }
 
       let outcome: ProviderStatus["status"];

@@ -44,19 +44,12 @@ export interface ProviderStatus {
   message: string | null;
 }
 
-export class PaymentProviderError extends Error {
-  constructor(message: string, readonly cause?: unknown) {
-    super(message);
-    this.name = "PaymentProviderError";
-  }
-}
-
 export interface PaymentProvider {
   readonly id: "cinetpay" | "sandbox";
   /** What the learner reads ("CinetPay", "Passerelle de test"). */
   readonly label: string;
   readonly channels: readonly PaymentChannel[];
-  /** Opens a payment at the provider; a PaymentProviderError when it refuses or cannot be reached. */
+  /** Opens a payment at the provider; an AppError "unavailable" (its message for the learner) when it refuses or cannot be reached. */
   createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
   /**
    * Reads a notification the provider posted: checks its signature and returns the payment

@@ -9,14 +9,15 @@ export const SANDBOX_SIGNATURE_HEADER = "x-sandbox-signature";
 export type SandboxTransaction = typeof sandboxTransactions.$inferSelect;
 
 export interface SandboxProvider extends PaymentProvider {
-  /** The gateway's page: the transaction it shows. */
-  get(reference: string): Promise<SandboxTransaction | null>;
+  /** The gateway's page: the transaction it shows, to its payer only (anyone else: null). */
+  get(reference: string, payerId: string): Promise<SandboxTransaction | null>;
   /**
-   * The tester's choice on the gateway's page: approve or refuse (once), then the signed
+   * The payer's choice on the gateway's page: approve or refuse (once), then the signed
    * notification to the merchant, as a real provider would send it. Returns where to send the
-   * learner back.
+   * learner back; null for an unknown transaction or one that is not `payerId`'s (as a real
+   * provider asks the payer's own phone or card, only the payer's session decides).
    */
-  decide(reference: string, approve: boolean): Promise<{ returnUrl: string } | null>;
+  decide(reference: string, approve: boolean, payerId: string): Promise<{ returnUrl: string } | null>;
 }
 
 function sign(secret: string, fields: { reference: string; status: string; amount: string; currency: string }): string {
@@ -29,13 +30,22 @@ function sign(secret: string, fields: { reference: string; status: string; amoun
  * refuses, and a notification signed with HMAC-SHA256 like a real provider's. Never offered in
  * production unless PAYMENT_SANDBOX says so, and always labelled as a test.
  */
-export function createSandboxProvider(deps: { db: Database; secret: string; fetch?: typeof fetch; onNotifyError?: (error: unknown) => void }): SandboxProvider {
+export function createSandboxProvider(deps: {
+  db: Database;
+  secret: string;
+  fetch?: typeof fetch;
+  onNotifyError?: (error: unknown) => void;
+}): SandboxProvider {
   const { db, secret } = deps;
   const send = deps.fetch ?? fetch;
 
-  const get = async (reference: string) => {
+  const find = async (reference: string) => {
     const [row] = await db.select().from(sandboxTransactions).where(eq(sandboxTransactions.reference, reference));
     return row ?? null;
+  };
+  const get = async (reference: string, payerId: string) => {
+    const row = await find(reference);
+    return row && row.customerId === payerId ? row : null;
   };
 
   return {
@@ -49,11 +59,14 @@ export function createSandboxProvider(deps: { db: Database; secret: string; fetc
         currency: request.currency,
         channel: request.channel,
         description: request.description,
-        customerName: `${request.customer.firstName} ${request.customer.lastName}`.trim() || request.customer.email,
+        customerId: request.customer.id,
         returnUrl: request.returnUrl,
         notifyUrl: request.notifyUrl,
       });
-      return { redirectUrl: `/paiement/bac-a-sable/${encodeURIComponent(request.reference)}`, providerReference: `SBX-${request.reference}` };
+      return {
+        redirectUrl: `/paiement/bac-a-sable/${encodeURIComponent(request.reference)}`,
+        providerReference: `SBX-${request.reference}`,
+      };
     },
     async parseNotification(request: Request) {
       const form = await request.formData().catch(() => null);
@@ -68,8 +81,16 @@ export function createSandboxProvider(deps: { db: Database; secret: string; fetc
       return { reference: fields.reference };
     },
     async checkStatus(reference: string): Promise<ProviderStatus> {
-      const row = await get(reference);
-      if (!row) return { status: "failed", amount: 0, currency: "XOF", providerReference: null, methodDetail: null, message: "Transaction inconnue de la passerelle de test." };
+      const row = await find(reference);
+      if (!row)
+        return {
+          status: "failed",
+          amount: 0,
+          currency: "XOF",
+          providerReference: null,
+          methodDetail: null,
+          message: "Transaction inconnue de la passerelle de test.",
+        };
       return {
         status: row.status === "approved" ? "completed" : row.status === "refused" ? "failed" : "pending",
         amount: row.amount,
@@ -80,13 +101,19 @@ export function createSandboxProvider(deps: { db: Database; secret: string; fetc
       };
     },
     get,
-    async decide(reference, approve) {
+    async decide(reference, approve, payerId) {
       const [row] = await db
         .update(sandboxTransactions)
         .set({ status: approve ? "approved" : "refused", decidedAt: new Date() })
-        .where(and(eq(sandboxTransactions.reference, reference), eq(sandboxTransactions.status, "pending")))
+        .where(
+          and(
+            eq(sandboxTransactions.reference, reference),
+            eq(sandboxTransactions.customerId, payerId),
+            eq(sandboxTransactions.status, "pending"),
+          ),
+        )
         .returning();
-      const transaction = row ?? (await get(reference));
+      const transaction = row ?? (await get(reference, payerId));
       if (!transaction) return null;
       if (row) {
         const fields = { reference: row.reference, status: row.status, amount: String(row.amount), currency: row.currency };

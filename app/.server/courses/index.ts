@@ -1,0 +1,23 @@
+/**
+ * Courses: authoring (the course form: a course, its lessons, its files), statuses, the readers a
+ * course's managers use, and the rules of who may do what (policy.ts). Owns the courses and
+ * lessons tables.
+ */
+export { courseNotFound, getManagedCourse, type Course } from "./access";
+export {
+  createCourse,
+  describeFormFiles,
+  formFileIds,
+  getCourseForEditing,
+  getCourseFormValues,
+  listCourseFormOptions,
+  slugify,
+  updateCourse,
+  type CourseForEditing,
+  type FormFile,
+  type Lesson,
+  type SavedCourse,
+} from "./authoring";
+export { courseFormSchema, type CourseFormData, type CourseFormInput } from "./form-schema";
+export * from "./policy";
+export { changeCourseStatus } from "./status";

@@ -1,0 +1,80 @@
+/**
+ * Owner: the courses capability (app/.server/courses): a course and its lessons are written only
+ * by course authoring (and the seed); others read them, or call courses.
+ */
+import { boolean, index, integer, numeric, pgEnum, pgTable, serial, text, timestamp, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { users } from "./auth";
+import { categories, levels } from "./catalogue";
+import { files } from "./files";
+
+export const courseStatus = pgEnum("course_status", ["draft", "published", "archived"]);
+
+/** The one course model: the public catalogue reads it, course authoring writes it. */
+export const courses = pgTable(
+  "courses",
+  {
+    id: serial("id").primaryKey(),
+    slug: text("slug").notNull().unique(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => categories.id),
+    levelId: integer("level_id")
+      .notNull()
+      .references(() => levels.id),
+    durationWeeks: integer("duration_weeks").notNull(),
+    /** Learners before the platform (the imported figure); the pages add the learners enrolled here. */
+    studentCount: integer("student_count").notNull().default(0),
+    rating: numeric("rating", { precision: 2, scale: 1, mode: "number" }),
+    priceFcfa: integer("price_fcfa").notNull().default(0),
+    icon: text("icon").notNull().default("book-open"),
+    popular: boolean("popular").notNull().default(false),
+    modules: text("modules").array().notNull().default([]),
+    prerequisites: text("prerequisites").array().notNull().default([]),
+    objectives: text("objectives").array().notNull().default([]),
+    maxStudents: integer("max_students"),
+    thumbnailUrl: text("thumbnail_url"),
+    /** An uploaded thumbnail (files.purpose = "thumbnail"); wins over thumbnailUrl when set. */
+    thumbnailFileId: text("thumbnail_file_id").references((): AnyPgColumn => files.id, { onDelete: "set null" }),
+    /** Link to the course's live sessions (Zoom, Meet, Jitsi...). */
+    liveSessionUrl: text("live_session_url"),
+    /** The next live session, shown to enrolled learners. */
+    nextLiveAt: timestamp("next_live_at", { withTimezone: true }),
+    status: courseStatus("status").notNull().default("draft"),
+    /** How long the course's certificates stay valid; null: they do not expire. */
+    certificateValidityMonths: integer("certificate_validity_months").default(36),
+    position: integer("position").notNull().default(0),
+    instructorId: text("instructor_id").references(() => users.id, { onDelete: "set null" }),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("courses_instructor_idx").on(table.instructorId)],
+);
+
+/**
+ * A course's lessons, in `position` order. Saving a course updates them in place (ids kept, only
+ * removed ones deleted): learner progress hangs on these ids.
+ */
+export const lessons = pgTable(
+  "lessons",
+  {
+    id: serial("id").primaryKey(),
+    courseId: integer("course_id")
+      .notNull()
+      .references(() => courses.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    content: text("content").notNull().default(""),
+    /** An external video link (YouTube, Vimeo...), when no video file is uploaded. */
+    videoUrl: text("video_url"),
+    videoFileId: text("video_file_id").references((): AnyPgColumn => files.id, { onDelete: "set null" }),
+    durationMinutes: integer("duration_minutes").notNull().default(0),
+    position: integer("position").notNull(),
+    isFree: boolean("is_free").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("lessons_course_idx").on(table.courseId, table.position)],
+);

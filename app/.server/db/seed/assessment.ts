@@ -1,0 +1,110 @@
+import { canTeach } from "~/lib/roles";
+import { and, asc, eq, like } from "drizzle-orm";
+import { gradeAttempt, type QuizQuestion } from "~/lib/quiz";
+import type { Database } from "../client";
+import { courses, lessons, quizAttempts, quizzes, users } from "../schema";
+import { seedAssessments } from "./assessment-data";
+import { demoAccounts } from "./demo-accounts";
+
+/** The template paragraph the catalogue seed gives every lesson: replaced by the module's own text, never a teacher's. */
+const TEMPLATE_START = "Ce module porte sur : ";
+
+function questionsOf(slug: string): QuizQuestion[] {
+  return seedAssessments[slug]!.questions.map((question, index) => {
+    const base = { id: `q_seed_${slug.slice(0, 12)}_${index + 1}`, question: question.q, points: 1, explanation: question.why };
+    if (question.type === "qcm")
+      return { ...base, type: "multiple_choice", options: [...question.options], correctAnswer: String(question.answer) };
+    if (question.type === "vf") return { ...base, type: "true_false", options: [], correctAnswer: String(question.answer) };
+    return { ...base, type: "short_answer", options: [], correctAnswer: question.answer };
+  });
+}
+
+/**
+ * The seeded courses' final quiz (required for the certificate), their lessons' own texts, and in a
+ * trial the demo learner's first attempt (failed, two attempts left). Idempotent: a course that
+ * has (or had) a quiz gets none, a lesson already edited keeps its text.
+ */
+export async function seedAssessment(db: Database, options: { demoAccounts?: boolean } = {}) {
+  await db.transaction(async (tx) => {
+    for (const [slug, content] of Object.entries(seedAssessments)) {
+      const [course] = await tx.select({ id: courses.id, title: courses.title }).from(courses).where(eq(courses.slug, slug));
+      if (!course) continue;
+      const courseLessons = await tx
+        .select({ id: lessons.id, content: lessons.content })
+        .from(lessons)
+        .where(eq(lessons.courseId, course.id))
+        .orderBy(asc(lessons.position), asc(lessons.id));
+      for (const [index, lesson] of courseLessons.entries()) {
+        const text = content.lessons[index];
+        if (text && lesson.content.startsWith(TEMPLATE_START))
+          await tx
+            .update(lessons)
+            .set({ content: text })
+            .where(and(eq(lessons.id, lesson.id), like(lessons.content, `${TEMPLATE_START}%`)));
+      }
+      if ((await tx.$count(quizzes, eq(quizzes.courseId, course.id))) > 0) continue;
+      await tx.insert(quizzes).values({
+        courseId: course.id,
+        title: `Évaluation finale : ${course.title}`,
+        description: "Huit questions sur l'ensemble des modules. 70 % de bonnes réponses valident la formation et ouvrent le certificat.",
+        questions: questionsOf(slug),
+        timeLimitMinutes: 20,
+        maxAttempts: 3,
+        passingScore: 70,
+        shuffleOptions: true,
+        showCorrections: true,
+        required: true,
+      });
+    }
+  });
+  if (options.demoAccounts) await seedDemoAttempt(db);
+}
+
+/** The demo learner tried the "Intelligence Artificielle" final quiz once, three weeks ago: 5 of 8, failed. */
+async function seedDemoAttempt(db: Database) {
+  const student = demoAccounts.find((account) => !canTeach(account.role));
+  if (!student) return;
+  const [row] = await db
+    .select({ userId: users.id, quiz: quizzes })
+    .from(users)
+    .innerJoin(courses, eq(courses.slug, "intelligence-artificielle"))
+    .innerJoin(quizzes, eq(quizzes.courseId, courses.id))
+    .where(eq(users.email, student.email))
+    .orderBy(asc(quizzes.id))
+    .limit(1);
+  if (!row || (await db.$count(quizAttempts, eq(quizAttempts.userId, row.userId))) > 0) return;
+  const questions = row.quiz.questions;
+  // Right on the first five, wrong on the next two, the last left blank.
+  const wrong = (question: QuizQuestion) =>
+    question.type === "true_false"
+      ? String(question.correctAnswer !== "true")
+      : question.type === "multiple_choice"
+        ? String((Number(question.correctAnswer) + 1) % question.options.length)
+        : "Je ne sais pas";
+  const answers = Object.fromEntries(
+    questions.flatMap((question, index) =>
+      index < 5 ? [[question.id, question.correctAnswer]] : index < 7 ? [[question.id, wrong(question)]] : [],
+    ),
+  );
+  const grade = gradeAttempt(questions, answers, row.quiz.passingScore);
+  const startedAt = new Date(Date.now() - 21 * 24 * 3600 * 1000);
+  const submittedAt = new Date(startedAt.getTime() + 14 * 60 * 1000);
+  await db.insert(quizAttempts).values({
+    quizId: row.quiz.id,
+    userId: row.userId,
+    attemptNumber: 1,
+    status: "submitted",
+    startedAt,
+    deadlineAt: row.quiz.timeLimitMinutes ? new Date(startedAt.getTime() + row.quiz.timeLimitMinutes * 60_000) : null,
+    submittedAt,
+    questions,
+    answers,
+    results: grade.results,
+    totalPoints: grade.totalPoints,
+    earnedPoints: grade.earnedPoints,
+    score: grade.score,
+    passingScore: row.quiz.passingScore,
+    passed: grade.passed,
+    updatedAt: submittedAt,
+  });
+}

@@ -1,0 +1,394 @@
+import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import {
+  answerLabel,
+  gradeAttempt,
+  prepareAttemptQuestions,
+  toPublicQuestion,
+  type AttemptQuestion,
+  type QuestionResult,
+} from "~/lib/quiz";
+import type { Actor } from "../auth/actor";
+import type { Database } from "../db/client";
+import { courses, enrolments, quizAttempts, quizzes } from "../db/schema";
+import { FOLLOWING, requestCompletionCheck } from "../learning";
+import { AppError } from "../errors";
+import { enqueueJob } from "../jobs";
+
+/** The queue of the job that closes a timed attempt at its deadline (handled in app/.server/http/app.ts). */
+export const CLOSE_ATTEMPT_QUEUE = "quizzes.close-attempt";
+
+type Attempt = typeof quizAttempts.$inferSelect;
+const MAX_ANSWER_LENGTH = 500;
+const QUIZ_NOT_FOUND = "Quiz introuvable.";
+
+/**
+ * The quiz `quizId` of the course `slug` for a learner: the course and the quiz must exist (a
+ * deleted quiz does not), and the actor must follow the course (an active or completed enrolment).
+ * Refusals carry a reason the route acts on: "not_enrolled", "pending_payment", "paused".
+ */
+async function learnerQuiz(db: Database, actor: Actor, slug: string, quizId: number) {
+  if (!Number.isSafeInteger(quizId) || quizId <= 0) throw AppError.notFound(QUIZ_NOT_FOUND);
+  const [row] = await db
+    .select({ quiz: quizzes, course: { id: courses.id, slug: courses.slug, title: courses.title }, enrolment: enrolments })
+    .from(quizzes)
+    .innerJoin(courses, eq(quizzes.courseId, courses.id))
+    .leftJoin(enrolments, and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, actor.id)))
+    .where(and(eq(quizzes.id, quizId), eq(courses.slug, slug), isNull(quizzes.deletedAt)));
+  if (!row) throw AppError.notFound(QUIZ_NOT_FOUND);
+  const status = row.enrolment?.status;
+  if (!status || !FOLLOWING.includes(status)) {
+    const reason = status === "pending_payment" || status === "paused" ? status : "not_enrolled";
+    throw AppError.forbidden("Ce quiz est réservé aux apprenants de la formation.", reason);
+  }
+  return { quiz: row.quiz, course: row.course, enrolmentId: row.enrolment!.id };
+}
+
+/** Grades an open attempt from its saved answers and closes it: "submitted", or "expired" at its deadline. */
+async function gradeAndClose(tx: Database, attempt: Attempt, courseId: number, status: "submitted" | "expired", now: Date) {
+  const grade = gradeAttempt(attempt.questions, attempt.answers, attempt.passingScore);
+  const [closed] = await tx
+    .update(quizAttempts)
+    .set({
+      status,
+      submittedAt: status === "expired" && attempt.deadlineAt ? attempt.deadlineAt : now,
+      results: grade.results,
+      earnedPoints: grade.earnedPoints,
+      score: grade.score,
+      passed: grade.passed,
+      updatedAt: now,
+    })
+    .where(and(eq(quizAttempts.id, attempt.id), eq(quizAttempts.status, "in_progress")))
+    .returning();
+  if (closed?.passed) await requestCompletionCheck(tx, { userId: attempt.userId, courseId }, now);
+  return closed ?? attempt;
+}
+
+const pastDeadline = (attempt: Pick<Attempt, "deadlineAt">, now: Date) =>
+  attempt.deadlineAt !== null && attempt.deadlineAt.getTime() <= now.getTime();
+
+/** The learner's open attempts at this quiz whose time is up, closed now (lazily, besides the deadline job). */
+async function closeOverdue(tx: Database, userId: string, quizId: number, courseId: number, now: Date) {
+  const open = await tx
+    .select()
+    .from(quizAttempts)
+    .where(and(eq(quizAttempts.userId, userId), eq(quizAttempts.quizId, quizId), eq(quizAttempts.status, "in_progress")))
+    .for("update");
+  for (const attempt of open) if (pastDeadline(attempt, now)) await gradeAndClose(tx, attempt, courseId, "expired", now);
+}
+
+function attemptSummary(attempt: Attempt) {
+  return {
+    id: attempt.id,
+    attemptNumber: attempt.attemptNumber,
+    status: attempt.status,
+    startedAt: attempt.startedAt,
+    submittedAt: attempt.submittedAt,
+    score: attempt.score,
+    passed: attempt.passed,
+  };
+}
+
+/**
+ * A quiz's page for its learner: what it asks (never the answers), the learner's attempts, the one
+ * in progress if any, and how many are left.
+ */
+export async function getLearnerQuiz(db: Database, actor: Actor, slug: string, quizId: number, now = new Date()) {
+  const { quiz, course } = await learnerQuiz(db, actor, slug, quizId);
+  await db.transaction((tx) => closeOverdue(tx, actor.id, quiz.id, course.id, now));
+  const attempts = await db
+    .select()
+    .from(quizAttempts)
+    .where(and(eq(quizAttempts.userId, actor.id), eq(quizAttempts.quizId, quiz.id)))
+    .orderBy(asc(quizAttempts.attemptNumber));
+  const graded = attempts.filter((attempt) => attempt.status !== "in_progress");
+  const best = graded.reduce<number | null>(
+    (top, attempt) => (top === null || (attempt.score ?? 0) > top ? (attempt.score ?? 0) : top),
+    null,
+  );
+  return {
+    course,
+    quiz: {
+      id: quiz.id,
+      title: quiz.title,
+      description: quiz.description,
+      questionCount: quiz.questions.length,
+      totalPoints: quiz.questions.reduce((sum, question) => sum + question.points, 0),
+      timeLimitMinutes: quiz.timeLimitMinutes,
+      maxAttempts: quiz.maxAttempts,
+      passingScore: quiz.passingScore,
+      required: quiz.required,
+    },
+    attempts: attempts.map(attemptSummary),
+    inProgress: attempts.find((attempt) => attempt.status === "in_progress")?.id ?? null,
+    attemptsLeft: Math.max(0, quiz.maxAttempts - attempts.length),
+    bestScore: best,
+    passed: graded.some((attempt) => attempt.passed),
+  };
+}
+
+/**
+ * "Commencer": a new attempt, its start and deadline set by the server, its questions copied (and
+ * shuffled if the quiz says so). An attempt already open is resumed instead. The learner's
+ * enrolment row is locked meanwhile, so two starts at once cannot pass the attempts limit (and
+ * the unique attempt number would refuse the second anyway).
+ */
+export async function startAttempt(db: Database, actor: Actor, slug: string, quizId: number, now = new Date(), random = Math.random) {
+  const { quiz, course, enrolmentId } = await learnerQuiz(db, actor, slug, quizId);
+  return db.transaction(async (tx) => {
+    await tx.select({ id: enrolments.id }).from(enrolments).where(eq(enrolments.id, enrolmentId)).for("update");
+    await closeOverdue(tx, actor.id, quiz.id, course.id, now);
+    const [open] = await tx
+      .select()
+      .from(quizAttempts)
+      .where(and(eq(quizAttempts.userId, actor.id), eq(quizAttempts.quizId, quiz.id), eq(quizAttempts.status, "in_progress")));
+    if (open) return { attempt: open, resumed: true };
+    const [used] = await tx
+      .select({ count: count() })
+      .from(quizAttempts)
+      .where(and(eq(quizAttempts.userId, actor.id), eq(quizAttempts.quizId, quiz.id)));
+    const attemptsUsed = Number(used?.count ?? 0);
+    if (attemptsUsed >= quiz.maxAttempts) {
+      throw AppError.conflict(
+        `Vous avez utilisé toutes vos tentatives pour ce quiz (${quiz.maxAttempts} sur ${quiz.maxAttempts}).`,
+        "no_attempts_left",
+      );
+    }
+    if (quiz.questions.length === 0) throw AppError.conflict("Ce quiz n'a pas encore de question.", "empty_quiz");
+    const questions = prepareAttemptQuestions(quiz.questions, quiz, random);
+    const deadlineAt = quiz.timeLimitMinutes === null ? null : new Date(now.getTime() + quiz.timeLimitMinutes * 60_000);
+    const [attempt] = await tx
+      .insert(quizAttempts)
+      .values({
+        quizId: quiz.id,
+        userId: actor.id,
+        attemptNumber: attemptsUsed + 1,
+        startedAt: now,
+        deadlineAt,
+        questions,
+        totalPoints: questions.reduce((sum, question) => sum + question.points, 0),
+        passingScore: quiz.passingScore,
+        updatedAt: now,
+      })
+      .returning();
+    // Closed at its deadline even if the learner never comes back.
+    if (deadlineAt)
+      await enqueueJob(
+        tx,
+        CLOSE_ATTEMPT_QUEUE,
+        { attemptId: attempt!.id },
+        { key: `quiz-attempt:${attempt!.id}:close`, runAt: deadlineAt, now },
+      );
+    return { attempt: attempt!, resumed: false };
+  });
+}
+
+/** The learner's own attempt (anyone else's is a 404), with its quiz's course. */
+async function ownAttempt(db: Database, actor: Actor, attemptId: number, lock = false) {
+  if (!Number.isSafeInteger(attemptId) || attemptId <= 0) throw AppError.notFound("Tentative introuvable.");
+  const query = db
+    .select({ attempt: quizAttempts, courseId: quizzes.courseId, showCorrections: quizzes.showCorrections })
+    .from(quizAttempts)
+    .innerJoin(quizzes, eq(quizAttempts.quizId, quizzes.id))
+    .where(and(eq(quizAttempts.id, attemptId), eq(quizAttempts.userId, actor.id)));
+  const [row] = lock ? await query.for("update", { of: quizAttempts }) : await query;
+  if (!row) throw AppError.notFound("Tentative introuvable.");
+  return row;
+}
+
+/** An answer checked against its question: an option's index, "true"/"false", or a short text. */
+function checkedAnswer(question: AttemptQuestion | undefined, answer: string): string {
+  if (!question) throw AppError.invalid({ form: "Cette question ne fait pas partie de la tentative." });
+  const value = question.type === "short_answer" ? answer.slice(0, MAX_ANSWER_LENGTH) : answer.trim();
+  if (value === "") return "";
+  const valid =
+    question.type === "multiple_choice"
+      ? /^\d$/.test(value) && Number(value) < question.options.length
+      : question.type === "true_false"
+        ? value === "true" || value === "false"
+        : true;
+  if (!valid) throw AppError.invalid({ [`answers.${question.id}`]: "Choisissez une des réponses proposées." });
+  return value;
+}
+
+/**
+ * Saves answers as they are given (one at each choice with JavaScript, all at once without), in one
+ * statement that also checks the attempt is open and its time not up: an answer after the
+ * deadline is not counted (the attempt is closed instead, and says so).
+ */
+export async function saveAnswers(db: Database, actor: Actor, attemptId: number, answers: Record<string, string>, now = new Date()) {
+  const { attempt, courseId } = await ownAttempt(db, actor, attemptId);
+  const byId = new Map(attempt.questions.map((question) => [question.id, question]));
+  const changes: Record<string, string> = {};
+  for (const [questionId, answer] of Object.entries(answers)) changes[questionId] = checkedAnswer(byId.get(questionId), answer);
+  const cleared = Object.keys(changes).filter((questionId) => changes[questionId] === "");
+  const set = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== ""));
+  const nowIso = now.toISOString();
+  const kept = cleared.reduce((answers, questionId) => sql`${answers} - ${questionId}::text`, sql`${quizAttempts.answers}`);
+  const [saved] = await db
+    .update(quizAttempts)
+    .set({
+      answers: sql`(${kept}) || ${JSON.stringify(set)}::jsonb`,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(quizAttempts.id, attempt.id),
+        eq(quizAttempts.status, "in_progress"),
+        sql`(${quizAttempts.deadlineAt} is null or ${quizAttempts.deadlineAt} > ${nowIso}::timestamptz)`,
+      ),
+    )
+    .returning({ answers: quizAttempts.answers });
+  if (saved) return { answers: saved.answers };
+  if (attempt.status === "in_progress" && pastDeadline(attempt, now)) {
+    await db.transaction(async (tx) => {
+      const { attempt: locked } = await ownAttempt(tx, actor, attempt.id, true);
+      if (locked.status === "in_progress") await gradeAndClose(tx, locked, courseId, "expired", now);
+    });
+    throw AppError.conflict("Le temps est écoulé : cette réponse n'a pas été comptée. Votre tentative a été corrigée.", "time_up");
+  }
+  throw AppError.conflict("Cette tentative est déjà terminée.", "closed");
+}
+
+/**
+ * "Terminer et envoyer": the last answers saved (unless the time is up: then only what was saved
+ * before the deadline counts), the attempt graded on the server and closed. A second submit, or
+ * one racing the deadline job, changes nothing: the attempt row is locked and graded once.
+ */
+export async function submitAttempt(db: Database, actor: Actor, attemptId: number, answers: Record<string, string> = {}, now = new Date()) {
+  if (Object.keys(answers).length > 0) {
+    try {
+      await saveAnswers(db, actor, attemptId, answers, now);
+    } catch (error) {
+      // Time up or already closed: grading below goes on with what was saved.
+      if (!(error instanceof AppError && error.code === "conflict")) throw error;
+    }
+  }
+  return db.transaction(async (tx) => {
+    const { attempt, courseId } = await ownAttempt(tx, actor, attemptId, true);
+    if (attempt.status !== "in_progress") return attempt;
+    return gradeAndClose(tx, attempt, courseId, pastDeadline(attempt, now) ? "expired" : "submitted", now);
+  });
+}
+
+/** The deadline job: closes and grades the attempt if it is still open and its time is up. */
+export async function closeAttemptAtDeadline(db: Database, attemptId: number, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ attempt: quizAttempts, courseId: quizzes.courseId })
+      .from(quizAttempts)
+      .innerJoin(quizzes, eq(quizAttempts.quizId, quizzes.id))
+      .where(eq(quizAttempts.id, attemptId))
+      .for("update", { of: quizAttempts });
+    if (!row || row.attempt.status !== "in_progress" || !pastDeadline(row.attempt, now)) return null;
+    return gradeAndClose(tx, row.attempt, row.courseId, "expired", now);
+  });
+}
+
+/**
+ * One attempt as its learner sees it. Open: the questions without their answers, what was saved,
+ * the deadline and the server's clock. Graded: the score, the verdict and, if the quiz shows
+ * corrections, each question with the right answer and its explanation.
+ */
+export async function getLearnerAttempt(db: Database, actor: Actor, slug: string, quizId: number, attemptId: number, now = new Date()) {
+  const { quiz, course } = await learnerQuiz(db, actor, slug, quizId);
+  let { attempt } = await ownAttempt(db, actor, attemptId);
+  if (attempt.quizId !== quiz.id) throw AppError.notFound("Tentative introuvable.");
+  if (attempt.status === "in_progress" && pastDeadline(attempt, now)) {
+    attempt = await db.transaction(async (tx) => {
+      const { attempt: locked } = await ownAttempt(tx, actor, attemptId, true);
+      return locked.status === "in_progress" ? gradeAndClose(tx, locked, course.id, "expired", now) : locked;
+    });
+  }
+  const header = {
+    course,
+    quiz: { id: quiz.id, title: quiz.title, passingScore: attempt.passingScore, maxAttempts: quiz.maxAttempts, required: quiz.required },
+    attempt: attemptSummary(attempt),
+  };
+  if (attempt.status === "in_progress") {
+    return {
+      ...header,
+      state: "open" as const,
+      questions: attempt.questions.map(toPublicQuestion),
+      answers: attempt.answers,
+      deadlineAt: attempt.deadlineAt,
+      now,
+    };
+  }
+  const results = new Map((attempt.results ?? []).map((result: QuestionResult) => [result.questionId, result]));
+  const [used] = await db
+    .select({ count: count() })
+    .from(quizAttempts)
+    .where(and(eq(quizAttempts.userId, actor.id), eq(quizAttempts.quizId, quiz.id)));
+  return {
+    ...header,
+    state: "graded" as const,
+    earnedPoints: attempt.earnedPoints ?? 0,
+    totalPoints: attempt.totalPoints,
+    attemptsLeft: Math.max(0, quiz.maxAttempts - Number(used?.count ?? 0)),
+    corrections: quiz.showCorrections
+      ? attempt.questions.map((question) => ({
+          id: question.id,
+          question: question.question,
+          points: question.points,
+          correct: results.get(question.id)?.correct ?? false,
+          given: answerLabel(question, attempt.answers[question.id]),
+          expected: question.type === "short_answer" ? question.correctAnswer : answerLabel(question, question.correctAnswer),
+          explanation: question.explanation,
+        }))
+      : null,
+  };
+}
+
+/**
+ * The quizzes of a course as its learner sees them (course home, lesson player): each with the
+ * learner's attempts used, best score and verdict, and the attempt in progress if any.
+ */
+export async function listLearnerQuizzes(db: Database, actor: Actor, courseId: number) {
+  const rows = await db
+    .select({
+      id: quizzes.id,
+      title: quizzes.title,
+      lessonId: quizzes.lessonId,
+      questions: quizzes.questions,
+      timeLimitMinutes: quizzes.timeLimitMinutes,
+      maxAttempts: quizzes.maxAttempts,
+      passingScore: quizzes.passingScore,
+      required: quizzes.required,
+    })
+    .from(quizzes)
+    .where(and(eq(quizzes.courseId, courseId), isNull(quizzes.deletedAt)))
+    .orderBy(asc(quizzes.createdAt), asc(quizzes.id));
+  const attempts = rows.length
+    ? await db
+        .select({
+          quizId: quizAttempts.quizId,
+          status: quizAttempts.status,
+          score: quizAttempts.score,
+          passed: quizAttempts.passed,
+          id: quizAttempts.id,
+        })
+        .from(quizAttempts)
+        .where(
+          and(
+            eq(quizAttempts.userId, actor.id),
+            inArray(
+              quizAttempts.quizId,
+              rows.map((row) => row.id),
+            ),
+          ),
+        )
+        .orderBy(desc(quizAttempts.attemptNumber))
+    : [];
+  return rows.map(({ questions, ...row }) => {
+    const mine = attempts.filter((attempt) => attempt.quizId === row.id);
+    const graded = mine.filter((attempt) => attempt.status !== "in_progress");
+    return {
+      ...row,
+      questionCount: questions.length,
+      attemptsUsed: mine.length,
+      bestScore: graded.length ? Math.max(...graded.map((attempt) => attempt.score ?? 0)) : null,
+      passed: graded.some((attempt) => attempt.passed),
+      inProgressId: mine.find((attempt) => attempt.status === "in_progress")?.id ?? null,
+    };
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * Quizzes: authoring (/teacher/quiz), learners' attempts (start, save as given, submit, the
+ * deadline job), and results (filter, sort, CSV, analytics). Owns the quizzes and quiz_attempts
+ * tables. Other capabilities import it through this module.
+ */
+export {
+  createQuiz,
+  deleteQuiz,
+  getManagedQuiz,
+  listManagedQuizzes,
+  listQuizPlacementOptions,
+  MISSING_DATA,
+  MISSING_QUESTION,
+  quizFormValuesOf,
+  updateQuiz,
+  type Quiz,
+} from "./authoring";
+export {
+  CLOSE_ATTEMPT_QUEUE,
+  closeAttemptAtDeadline,
+  getLearnerAttempt,
+  getLearnerQuiz,
+  listLearnerQuizzes,
+  saveAnswers,
+  startAttempt,
+  submitAttempt,
+} from "./attempts";
+export {
+  bestQuizScores,
+  exportQuizResultsCsv,
+  getQuizAnalytics,
+  listQuizResults,
+  parseResultFilters,
+  resultFiltersSchema,
+  type ResultFilters,
+} from "./results";

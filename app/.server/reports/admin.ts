@@ -1,0 +1,333 @@
+import { sql } from "drizzle-orm";
+import { financePeriods, percentChange, type FinancePeriod } from "~/lib/finance";
+import type { Actor } from "../auth/actor";
+import { queryRows, type Database } from "../db/client";
+import { AppError } from "../errors";
+import { commissionsEarnedBetween, unpaidCommissionsTotal } from "../finance";
+import { canManageFinance } from "../finance/policy";
+
+/**
+ * The administration's figures (dashboard, finance, analytics): read from users, courses,
+ * enrolments and payments as their owners wrote them, over rolling windows ending `now`: the
+ * period (7, 30, 90 or 365 days) and the one before it, of the same length.
+ */
+
+const DAY = 24 * 60 * 60 * 1000;
+
+export interface Window {
+  period: FinancePeriod;
+  from: Date;
+  to: Date;
+  previousFrom: Date;
+}
+
+export function windowOf(period: FinancePeriod, now = new Date()): Window {
+  const length = financePeriods[period].days * DAY;
+  return { period, from: new Date(now.getTime() - length), to: now, previousFrom: new Date(now.getTime() - 2 * length) };
+}
+
+function assertAdmin(actor: Actor) {
+  if (!canManageFinance(actor)) throw AppError.forbidden("Réservé aux administrateurs.");
+}
+
+const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+/** A figure now and over the previous period, and its change in percent (null when there was nothing before). */
+export interface Trend {
+  value: number;
+  current: number;
+  previous: number;
+  change: number | null;
+}
+const trend = (value: number, current: number, previous: number): Trend => ({
+  value,
+  current,
+  previous,
+  change: percentChange(current, previous),
+});
+
+export interface DashboardStats {
+  users: Trend;
+  courses: Trend;
+  activeEnrolments: Trend;
+  revenue: Trend;
+  pendingReview: Trend;
+  /** Completion rate in percent, one decimal, now and at the start of the period. */
+  completion: { value: number; atStart: number; points: number };
+}
+
+/**
+ * The six cards of the admin dashboard. Users, courses and drafts: totals, with those created in
+ * the period against the previous one; active enrolments: now, with activations in each period;
+ * revenue: kept payments completed in the period against the previous one; completion: completed
+ * over opened enrolments, now against the start of the period.
+ */
+export async function getDashboardStats(db: Database, admin: Actor, window: Window): Promise<DashboardStats> {
+  assertAdmin(admin);
+  const { from, to, previousFrom } = window;
+  const [row] = await queryRows<Record<string, number>>(
+    db,
+    sql`select
+      (select count(*) from users)::int as users_total,
+      (select count(*) from users where created_at >= ${ts(from)} and created_at < ${ts(to)})::int as users_now,
+      (select count(*) from users where created_at >= ${ts(previousFrom)} and created_at < ${ts(from)})::int as users_before,
+      (select count(*) from courses where status <> 'archived')::int as courses_total,
+      (select count(*) from courses where created_at >= ${ts(from)} and created_at < ${ts(to)})::int as courses_now,
+      (select count(*) from courses where created_at >= ${ts(previousFrom)} and created_at < ${ts(from)})::int as courses_before,
+      (select count(*) from enrolments where status = 'active')::int as active_total,
+      (select count(*) from enrolments where activated_at >= ${ts(from)} and activated_at < ${ts(to)})::int as active_now,
+      (select count(*) from enrolments where activated_at >= ${ts(previousFrom)} and activated_at < ${ts(from)})::int as active_before,
+      (select coalesce(sum(amount), 0) from payments where status = 'completed' and completed_at >= ${ts(from)} and completed_at < ${ts(to)})::float8 as revenue_now,
+      (select coalesce(sum(amount), 0) from payments where status = 'completed' and completed_at >= ${ts(previousFrom)} and completed_at < ${ts(from)})::float8 as revenue_before,
+      (select count(*) from courses where status = 'draft')::int as drafts_total,
+      (select count(*) from courses where status = 'draft' and created_at >= ${ts(from)} and created_at < ${ts(to)})::int as drafts_now,
+      (select count(*) from courses where status = 'draft' and created_at >= ${ts(previousFrom)} and created_at < ${ts(from)})::int as drafts_before,
+      (select count(*) from enrolments where activated_at is not null and activated_at < ${ts(to)})::int as opened_now,
+      (select count(*) from enrolments where completed_at is not null and completed_at < ${ts(to)})::int as completed_now,
+      (select count(*) from enrolments where activated_at is not null and activated_at < ${ts(from)})::int as opened_start,
+      (select count(*) from enrolments where completed_at is not null and completed_at < ${ts(from)})::int as completed_start`,
+  );
+  const n = (key: string) => Number(row?.[key] ?? 0);
+  const rate = (done: number, opened: number) => (opened === 0 ? 0 : Math.round((done / opened) * 1000) / 10);
+  const completionNow = rate(n("completed_now"), n("opened_now"));
+  const completionStart = rate(n("completed_start"), n("opened_start"));
+  return {
+    users: trend(n("users_total"), n("users_now"), n("users_before")),
+    courses: trend(n("courses_total"), n("courses_now"), n("courses_before")),
+    activeEnrolments: trend(n("active_total"), n("active_now"), n("active_before")),
+    revenue: trend(n("revenue_now"), n("revenue_now"), n("revenue_before")),
+    pendingReview: trend(n("drafts_total"), n("drafts_now"), n("drafts_before")),
+    completion: { value: completionNow, atStart: completionStart, points: Math.round((completionNow - completionStart) * 10) / 10 },
+  };
+}
+
+export interface FinanceSummary {
+  /** Payments completed in the period (refunded since included: what came in). */
+  totalRevenue: number;
+  revenueGrowth: number | null;
+  /** The same over the last 30 days, whatever the period. */
+  monthlyRevenue: number;
+  /** Commissions earned by instructors in the period, net of refunds. */
+  commissionsDue: number;
+  /** Commissions earned and not yet paid out, all months. */
+  commissionsUnpaid: number;
+  /** Refunds made in the period. */
+  refunds: number;
+  refundCount: number;
+  /** Payments opened in the period, whatever became of them. */
+  transactions: number;
+  /** (total − commissions − refunds) / total, in percent, one decimal (null without revenue). */
+  netMargin: number | null;
+}
+
+async function collected(db: Database, from: Date, to: Date): Promise<number> {
+  const [row] = await queryRows<{ total: number }>(
+    db,
+    sql`select coalesce(sum(amount), 0)::float8 as total from payments
+      where status in ('completed', 'refunded') and completed_at >= ${ts(from)} and completed_at < ${ts(to)}`,
+  );
+  return Number(row?.total ?? 0);
+}
+
+/** The six summary cards of "Gestion Financière". */
+export async function getFinanceSummary(db: Database, admin: Actor, window: Window): Promise<FinanceSummary> {
+  assertAdmin(admin);
+  const { from, to, previousFrom } = window;
+  const [total, previous, monthly, commissions, unpaid, [refundRow], [countRow]] = await Promise.all([
+    collected(db, from, to),
+    collected(db, previousFrom, from),
+    collected(db, new Date(to.getTime() - 30 * DAY), to),
+    commissionsEarnedBetween(db, from, to),
+    unpaidCommissionsTotal(db),
+    queryRows<{ total: number; count: number }>(
+      db,
+      sql`select coalesce(sum(amount), 0)::float8 as total, count(*)::int as count from payments
+        where status = 'refunded' and refunded_at >= ${ts(from)} and refunded_at < ${ts(to)}`,
+    ),
+    queryRows<{ count: number }>(
+      db,
+      sql`select count(*)::int as count from payments where created_at >= ${ts(from)} and created_at < ${ts(to)}`,
+    ),
+  ]);
+  const refunds = Number(refundRow?.total ?? 0);
+  return {
+    totalRevenue: total,
+    revenueGrowth: percentChange(total, previous),
+    monthlyRevenue: monthly,
+    commissionsDue: commissions,
+    commissionsUnpaid: unpaid,
+    refunds,
+    refundCount: Number(refundRow?.count ?? 0),
+    transactions: Number(countRow?.count ?? 0),
+    netMargin: total === 0 ? null : Math.round(((total - commissions - refunds) / total) * 1000) / 10,
+  };
+}
+
+/** "2026-11" for each of the `count` months ending with `now`'s, oldest first. */
+export function lastMonths(now: Date, count: number): string[] {
+  const months: string[] = [];
+  for (let back = count - 1; back >= 0; back -= 1) {
+    const date = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
+    months.push(date.toISOString().slice(0, 7));
+  }
+  return months;
+}
+
+export interface MonthlyFigures {
+  month: string;
+  revenue: number;
+  refunds: number;
+  signUps: number;
+  enrolments: number;
+  completions: number;
+}
+
+/** Revenue, refunds, sign-ups, enrolments and completions per month (Bamako), the last `count` months. */
+export async function getMonthlyFigures(db: Database, admin: Actor, now: Date, count: number): Promise<MonthlyFigures[]> {
+  assertAdmin(admin);
+  const months = lastMonths(now, count);
+  const since = ts(new Date(`${months[0]}-01T00:00:00Z`));
+  const month = (column: string) => sql.raw(`to_char(${column} at time zone 'Africa/Bamako', 'YYYY-MM')`);
+  const rows = await queryRows<{ kind: string; month: string; total: number }>(
+    db,
+    sql`select 'revenue' as kind, ${month("completed_at")} as month, sum(amount)::float8 as total from payments
+        where status in ('completed', 'refunded') and completed_at >= ${since} group by 2
+      union all select 'refunds', ${month("refunded_at")}, sum(amount)::float8 from payments
+        where status = 'refunded' and refunded_at >= ${since} group by 2
+      union all select 'signUps', ${month("created_at")}, count(*)::float8 from users where created_at >= ${since} group by 2
+      union all select 'enrolments', ${month("activated_at")}, count(*)::float8 from enrolments where activated_at >= ${since} group by 2
+      union all select 'completions', ${month("completed_at")}, count(*)::float8 from enrolments where completed_at >= ${since} group by 2`,
+  );
+  const figures = new Map(months.map((key) => [key, { month: key, revenue: 0, refunds: 0, signUps: 0, enrolments: 0, completions: 0 }]));
+  for (const row of rows) {
+    const entry = figures.get(row.month);
+    if (entry) entry[row.kind as "revenue"] = Number(row.total);
+  }
+  return [...figures.values()];
+}
+
+export interface Breakdown {
+  label: string;
+  value: number;
+  count: number;
+}
+
+/** Revenue of the period by payment method, by course category, and enrolments by level. */
+export async function getBreakdowns(db: Database, admin: Actor, window: Window) {
+  assertAdmin(admin);
+  const { from, to } = window;
+  const [methods, categories, levels, roles] = await Promise.all([
+    queryRows<{ label: string; value: number; count: number }>(
+      db,
+      sql`select method::text as label, sum(amount)::float8 as value, count(*)::int as count from payments
+        where status in ('completed', 'refunded') and completed_at >= ${ts(from)} and completed_at < ${ts(to)} group by 1 order by 2 desc`,
+    ),
+    queryRows<{ label: string; value: number; count: number }>(
+      db,
+      sql`select cat.name as label, sum(p.amount)::float8 as value, count(*)::int as count
+        from payments p join courses c on c.id = p.course_id join categories cat on cat.id = c.category_id
+        where p.status in ('completed', 'refunded') and p.completed_at >= ${ts(from)} and p.completed_at < ${ts(to)}
+        group by 1 order by 2 desc`,
+    ),
+    queryRows<{ label: string; value: number; count: number }>(
+      db,
+      sql`select l.name as label, count(*)::float8 as value, count(*)::int as count
+        from enrolments e join courses c on c.id = e.course_id join levels l on l.id = c.level_id
+        where e.activated_at >= ${ts(from)} and e.activated_at < ${ts(to)} group by 1, l.position order by l.position`,
+    ),
+    queryRows<{ label: string; value: number; count: number }>(
+      db,
+      sql`select role as label, count(*)::float8 as value, count(*)::int as count from users group by 1 order by 2 desc`,
+    ),
+  ]);
+  const clean = (rows: Breakdown[]) => rows.map((row) => ({ label: row.label, value: Number(row.value), count: Number(row.count) }));
+  return { methods: clean(methods), categories: clean(categories), levels: clean(levels), roles: clean(roles) };
+}
+
+export interface TopCourse {
+  id: number;
+  title: string;
+  enrolments: number;
+  completionRate: number;
+  rating: number | null;
+  revenue: number;
+}
+
+/** The five courses with the most enrolments opened in the period, their completion and rating. */
+export async function getTopCourses(db: Database, admin: Actor, window: Window, limit = 5): Promise<TopCourse[]> {
+  assertAdmin(admin);
+  const rows = await queryRows<{
+    id: number;
+    title: string;
+    enrolments: number;
+    completed: number;
+    rating: number | null;
+    revenue: number;
+  }>(
+    db,
+    sql`select c.id, c.title, count(e.id)::int as enrolments, count(e.completed_at)::int as completed, c.rating::float8 as rating,
+        coalesce((select sum(p.amount) from payments p where p.course_id = c.id and p.status = 'completed'
+          and p.completed_at >= ${ts(window.from)} and p.completed_at < ${ts(window.to)}), 0)::float8 as revenue
+      from enrolments e join courses c on c.id = e.course_id
+      where e.activated_at >= ${ts(window.from)} and e.activated_at < ${ts(window.to)}
+      group by c.id order by 3 desc, c.title limit ${limit}`,
+  );
+  return rows.map((row) => ({
+    id: Number(row.id),
+    title: row.title,
+    enrolments: Number(row.enrolments),
+    completionRate: Number(row.enrolments) === 0 ? 0 : Math.round((Number(row.completed) / Number(row.enrolments)) * 1000) / 10,
+    rating: row.rating === null ? null : Number(row.rating),
+    revenue: Number(row.revenue),
+  }));
+}
+
+export interface PeriodTransaction {
+  reference: string;
+  type: "enrollment" | "refund";
+  courseTitle: string;
+  userEmail: string;
+  amount: number;
+  method: string;
+  status: string;
+  date: string;
+}
+
+/**
+ * The period's transactions as the spec's Transaction entity: each payment opened in the period
+ * (type enrollment, + amount), and each refund made in it (type refund, − amount).
+ */
+export async function listPeriodTransactions(db: Database, admin: Actor, window: Window): Promise<PeriodTransaction[]> {
+  assertAdmin(admin);
+  const rows = await queryRows<{
+    reference: string;
+    type: string;
+    title: string;
+    email: string;
+    amount: number;
+    method: string;
+    status: string;
+    at: string;
+  }>(
+    db,
+    sql`select p.reference, 'enrollment' as type, c.title, u.email, p.amount, p.method::text as method,
+        case when p.status = 'refunded' then 'completed' else p.status::text end as status, p.created_at as at
+      from payments p join courses c on c.id = p.course_id join users u on u.id = p.user_id
+      where p.created_at >= ${ts(window.from)} and p.created_at < ${ts(window.to)}
+      union all
+      select p.reference, 'refund', c.title, u.email, -p.amount, p.method::text, 'completed', p.refunded_at
+      from payments p join courses c on c.id = p.course_id join users u on u.id = p.user_id
+      where p.status = 'refunded' and p.refunded_at >= ${ts(window.from)} and p.refunded_at < ${ts(window.to)}
+      order by at desc`,
+  );
+  return rows.map((row) => ({
+    reference: row.reference,
+    type: row.type as PeriodTransaction["type"],
+    courseTitle: row.title,
+    userEmail: row.email,
+    amount: Number(row.amount),
+    method: row.method,
+    status: row.status,
+    date: new Date(row.at).toISOString(),
+  }));
+}

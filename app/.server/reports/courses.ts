@@ -1,0 +1,180 @@
+import { and, count, desc, eq, sql, sum, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { courseStatuses, courseStatusLabels } from "~/lib/course-status";
+import type { Actor } from "../auth/actor";
+import { managedCoursesWhere } from "../courses/policy";
+import type { Database } from "../db/client";
+import { containsText } from "../db/like";
+import { categories, courseLearnerCounts, courses, lessons, levels, payments, users } from "../db/schema";
+import { toCsv } from "../http/csv";
+
+/**
+ * "Mes Cours" (a teacher's courses) and "Gestion des Cours" (every course, for an admin): the
+ * courses with figures that cross capabilities — their lessons (courses), their learners
+ * (learning) and what was paid for them and kept (payments). A read model: it reads those tables,
+ * writes none, and shows only what the course policy lets the actor manage.
+ */
+
+/** Filters of the course lists, read from the query string; anything unknown falls back to "all". */
+export const courseFiltersSchema = z.object({
+  q: z.string().trim().max(100).catch("").default(""),
+  status: z
+    .enum(["all", ...courseStatuses])
+    .catch("all")
+    .default("all"),
+  category: z
+    .string()
+    .trim()
+    .max(100)
+    .regex(/^[a-z0-9-]*$/)
+    .catch("")
+    .default(""),
+});
+export type CourseFilters = z.infer<typeof courseFiltersSchema>;
+
+export function parseCourseFilters(searchParams: URLSearchParams): CourseFilters {
+  return courseFiltersSchema.parse({
+    q: searchParams.get("q") ?? undefined,
+    // French query parameters, like the URLs: ?statut=publie&categorie=tech.
+    status: searchParams.get("statut") ?? undefined,
+    category: searchParams.get("categorie") ?? undefined,
+  });
+}
+
+/** Per course: its lessons and their total duration. */
+function lessonTotals(db: Database) {
+  return db
+    .select({
+      courseId: lessons.courseId,
+      lessonCount: count().as("lesson_count"),
+      totalMinutes: sum(lessons.durationMinutes).as("total_minutes"),
+    })
+    .from(lessons)
+    .groupBy(lessons.courseId)
+    .as("lesson_totals");
+}
+
+/** Per course: what was paid and kept (a refunded payment is no longer completed). */
+function revenueTotals(db: Database) {
+  return db
+    .select({ courseId: payments.courseId, revenueFcfa: sum(payments.amount).as("revenue_fcfa") })
+    .from(payments)
+    .where(eq(payments.status, "completed"))
+    .groupBy(payments.courseId)
+    .as("revenue_totals");
+}
+
+function filterConditions(actor: Actor, filters: Partial<CourseFilters>): SQL | undefined {
+  const conditions: SQL[] = [managedCoursesWhere(actor)];
+  const q = filters.q?.trim();
+  if (q) conditions.push(containsText(q, courses.title, courses.description));
+  if (filters.status && filters.status !== "all") conditions.push(eq(courses.status, filters.status));
+  if (filters.category) conditions.push(eq(categories.slug, filters.category));
+  return and(...conditions);
+}
+
+export type ManagedCourse = Awaited<ReturnType<typeof listManagedCourses>>[number];
+
+/** The course list of "Mes Cours" / "Gestion des Cours", newest first. */
+export async function listManagedCourses(db: Database, actor: Actor, filters: Partial<CourseFilters> = {}) {
+  const lessonRows = lessonTotals(db);
+  const rows = await db
+    .select({
+      id: courses.id,
+      slug: courses.slug,
+      title: courses.title,
+      description: courses.description,
+      status: courses.status,
+      priceFcfa: courses.priceFcfa,
+      categorySlug: categories.slug,
+      categoryName: categories.name,
+      levelName: levels.name,
+      instructorId: courses.instructorId,
+      instructorFirstName: users.firstName,
+      instructorLastName: users.lastName,
+      publishedAt: courses.publishedAt,
+      createdAt: courses.createdAt,
+      updatedAt: courses.updatedAt,
+      lessonCount: lessonRows.lessonCount,
+      totalMinutes: lessonRows.totalMinutes,
+      // Learners who paid (or needed not to) and follow, followed or paused the course.
+      enrolmentCount: courseLearnerCounts.learners,
+    })
+    .from(courses)
+    .innerJoin(categories, eq(courses.categoryId, categories.id))
+    .innerJoin(levels, eq(courses.levelId, levels.id))
+    .leftJoin(users, eq(courses.instructorId, users.id))
+    .leftJoin(lessonRows, eq(lessonRows.courseId, courses.id))
+    .leftJoin(courseLearnerCounts, eq(courseLearnerCounts.courseId, courses.id))
+    .where(filterConditions(actor, filters))
+    .orderBy(desc(courses.createdAt), desc(courses.id));
+  return rows.map(({ instructorFirstName, instructorLastName, lessonCount, totalMinutes, enrolmentCount, ...row }) => ({
+    ...row,
+    lessonCount: Number(lessonCount ?? 0),
+    totalMinutes: Number(totalMinutes ?? 0),
+    enrolmentCount: Number(enrolmentCount ?? 0),
+    instructorName: instructorFirstName || instructorLastName ? `${instructorFirstName ?? ""} ${instructorLastName ?? ""}`.trim() : null,
+  }));
+}
+
+export type ManagedCourseStats = { total: number; published: number; drafts: number; enrolments: number; revenueFcfa: number };
+
+/** The five stat cards, over the courses the actor manages: revenue is what was paid and kept (refunds out). */
+export async function getManagedCourseStats(db: Database, actor: Actor): Promise<ManagedCourseStats> {
+  const revenueRows = revenueTotals(db);
+  const [row] = await db
+    .select({
+      total: count(),
+      published: count(sql`case when ${eq(courses.status, "published")} then 1 end`),
+      drafts: count(sql`case when ${eq(courses.status, "draft")} then 1 end`),
+      enrolments: sum(courseLearnerCounts.learners),
+      revenueFcfa: sum(revenueRows.revenueFcfa),
+    })
+    .from(courses)
+    .leftJoin(courseLearnerCounts, eq(courseLearnerCounts.courseId, courses.id))
+    .leftJoin(revenueRows, eq(revenueRows.courseId, courses.id))
+    .where(managedCoursesWhere(actor));
+  return {
+    total: Number(row?.total ?? 0),
+    published: Number(row?.published ?? 0),
+    drafts: Number(row?.drafts ?? 0),
+    enrolments: Number(row?.enrolments ?? 0),
+    revenueFcfa: Number(row?.revenueFcfa ?? 0),
+  };
+}
+
+const CSV_HEADER = [
+  "Titre",
+  "Catégorie",
+  "Niveau",
+  "Statut",
+  "Prix (FCFA)",
+  "Leçons",
+  "Durée totale (min)",
+  "Inscriptions",
+  "Enseignant",
+  "Mis à jour le",
+] as const;
+
+const dateFormatter = new Intl.DateTimeFormat("fr-FR", { timeZone: "Africa/Bamako", day: "2-digit", month: "2-digit", year: "numeric" });
+
+/** The courses of the current search and filters, as the list shows them, in a CSV document. */
+export async function exportCoursesCsv(db: Database, actor: Actor, filters: Partial<CourseFilters> = {}, now = new Date()) {
+  const rows = await listManagedCourses(db, actor, filters);
+  const body = toCsv(
+    CSV_HEADER,
+    rows.map((row) => [
+      row.title,
+      row.categoryName,
+      row.levelName,
+      courseStatusLabels[row.status],
+      row.priceFcfa,
+      row.lessonCount,
+      row.totalMinutes,
+      row.enrolmentCount,
+      row.instructorName ?? "",
+      dateFormatter.format(row.updatedAt),
+    ]),
+  );
+  return { filename: `cours-${now.toISOString().slice(0, 10)}.csv`, body, count: rows.length };
+}

@@ -1,0 +1,230 @@
+import { and, asc, desc, eq, inArray, max, sql } from "drizzle-orm";
+import { z } from "zod";
+import { formatNumericDate } from "~/lib/dates";
+import { searchQuerySchema } from "~/lib/schemas";
+import { enrolmentStatusLabels } from "~/lib/learning";
+import { enrolmentStatusFilters, studentPaymentLabels } from "~/lib/teaching";
+import type { Actor } from "../auth/actor";
+import { managedCoursesWhere } from "../courses/policy";
+import type { Database } from "../db/client";
+import { containsText } from "../db/like";
+import {
+  certificates,
+  courses,
+  enrolments,
+  lessonProgress,
+  lessons,
+  liveSessionAttendance,
+  liveSessions,
+  payments,
+  quizAttempts,
+  quizzes,
+  users,
+} from "../db/schema";
+import { AppError } from "../errors";
+import { toCsv } from "../http/csv";
+
+/**
+ * "Mes Étudiants": the learners of the courses the actor manages (a teacher's own; every course
+ * for an admin), one row per enrolment, with what crosses capabilities: progress and last
+ * activity (learning), best quiz score (quizzes), payment (payments), certificate (certificates).
+ */
+
+export const studentFiltersSchema = z.object({
+  q: searchQuerySchema,
+  course: z.coerce.number().int().positive().max(2_147_483_647).optional().catch(undefined),
+  status: z.enum(enrolmentStatusFilters).catch("all"),
+});
+export type StudentFilters = z.infer<typeof studentFiltersSchema>;
+
+export function parseStudentFilters(searchParams: URLSearchParams): StudentFilters {
+  return studentFiltersSchema.parse({
+    q: searchParams.get("q") ?? "",
+    course: searchParams.get("cours") ?? undefined,
+    status: searchParams.get("statut") ?? undefined,
+  });
+}
+
+/** Per enrolment: the latest lesson activity. */
+const lastLessonActivity = (db: Database) =>
+  db
+    .select({ enrolmentId: lessonProgress.enrolmentId, at: max(lessonProgress.updatedAt).as("last_lesson_at") })
+    .from(lessonProgress)
+    .groupBy(lessonProgress.enrolmentId)
+    .as("last_lesson_activity");
+
+/** Per learner and course: the best graded score. */
+const bestScores = (db: Database) =>
+  db
+    .select({ userId: quizAttempts.userId, courseId: quizzes.courseId, best: max(quizAttempts.score).as("best_score") })
+    .from(quizAttempts)
+    .innerJoin(quizzes, eq(quizzes.id, quizAttempts.quizId))
+    .where(sql`${quizAttempts.score} is not null`)
+    .groupBy(quizAttempts.userId, quizzes.courseId)
+    .as("best_scores");
+
+/** Per enrolment: the status of its latest payment. */
+const latestPayments = (db: Database) =>
+  db
+    .selectDistinctOn([payments.enrolmentId], { enrolmentId: payments.enrolmentId, status: payments.status })
+    .from(payments)
+    .orderBy(payments.enrolmentId, desc(payments.createdAt), desc(payments.id))
+    .as("latest_payments");
+
+export type StudentRow = Awaited<ReturnType<typeof listTeacherStudents>>[number];
+
+export async function listTeacherStudents(db: Database, actor: Actor, filters: Partial<StudentFilters> = {}) {
+  const lessonActivity = lastLessonActivity(db);
+  const scores = bestScores(db);
+  const paid = latestPayments(db);
+  const rows = await db
+    .select({
+      enrolmentId: enrolments.id,
+      userId: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      courseId: courses.id,
+      courseTitle: courses.title,
+      priceFcfa: courses.priceFcfa,
+      status: enrolments.status,
+      progress: enrolments.progress,
+      enrolledAt: enrolments.enrolledAt,
+      lastActivityAt: sql<Date>`greatest(${enrolments.updatedAt}, ${lessonActivity.at})`.mapWith(enrolments.updatedAt),
+      bestScore: scores.best,
+      paymentStatus: paid.status,
+      certificateId: certificates.id,
+    })
+    .from(enrolments)
+    .innerJoin(courses, eq(courses.id, enrolments.courseId))
+    .innerJoin(users, eq(users.id, enrolments.userId))
+    .leftJoin(lessonActivity, eq(lessonActivity.enrolmentId, enrolments.id))
+    .leftJoin(scores, and(eq(scores.userId, enrolments.userId), eq(scores.courseId, enrolments.courseId)))
+    .leftJoin(paid, eq(paid.enrolmentId, enrolments.id))
+    .leftJoin(
+      certificates,
+      and(eq(certificates.userId, enrolments.userId), eq(certificates.courseId, enrolments.courseId), eq(certificates.status, "valid")),
+    )
+    .where(
+      and(
+        managedCoursesWhere(actor),
+        filters.course ? eq(courses.id, filters.course) : undefined,
+        filters.status && filters.status !== "all" ? eq(enrolments.status, filters.status) : undefined,
+        filters.q ? containsText(filters.q, users.firstName, users.lastName, users.email) : undefined,
+      ),
+    )
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(courses.title))
+    .limit(1000);
+  return rows.map((row) => ({
+    ...row,
+    name: `${row.firstName} ${row.lastName}`.trim() || row.email,
+    bestScore: row.bestScore === null ? null : Math.round(Number(row.bestScore)),
+    // A free course needs no payment.
+    paymentStatus: row.paymentStatus ?? (row.priceFcfa > 0 ? null : ("free" as const)),
+  }));
+}
+
+/** The students of the current filters as CSV. */
+export async function exportTeacherStudentsCsv(db: Database, actor: Actor, filters: Partial<StudentFilters>, now = new Date()) {
+  const rows = await listTeacherStudents(db, actor, filters);
+  const body = toCsv(
+    [
+      "Nom",
+      "E-mail",
+      "Cours",
+      "Statut",
+      "Progression (%)",
+      "Meilleur score quiz (%)",
+      "Paiement",
+      "Certificat",
+      "Inscrit le",
+      "Dernière activité",
+    ],
+    rows.map((row) => [
+      row.name,
+      row.email,
+      row.courseTitle,
+      enrolmentStatusLabels[row.status],
+      row.progress,
+      row.bestScore ?? "",
+      row.paymentStatus ? studentPaymentLabels[row.paymentStatus] : "",
+      row.certificateId ? "Oui" : "Non",
+      formatNumericDate(row.enrolledAt),
+      formatNumericDate(row.lastActivityAt),
+    ]),
+  );
+  return { filename: `etudiants-${now.toISOString().slice(0, 10)}.csv`, body, count: rows.length };
+}
+
+/**
+ * One learner as the actor's student: their enrolments in the actor's courses, each with lesson
+ * progress, quiz attempts and live sessions attended. "Not found" when they follow none of them.
+ */
+export async function getTeacherStudent(db: Database, actor: Actor, userId: string) {
+  const enrolled = await listTeacherStudents(db, actor, {}).then((rows) => rows.filter((row) => row.userId === userId));
+  if (!enrolled.length) throw AppError.notFound("Étudiant introuvable.");
+  const [person] = await db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      phone: users.phone,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  const courseIds = enrolled.map((row) => row.courseId);
+  const enrolmentIds = enrolled.map((row) => row.enrolmentId);
+  const [lessonRows, attemptRows, sessionRows] = await Promise.all([
+    db
+      .select({
+        courseId: lessons.courseId,
+        lessonId: lessons.id,
+        title: lessons.title,
+        position: lessons.position,
+        completedAt: lessonProgress.completedAt,
+      })
+      .from(lessons)
+      .leftJoin(lessonProgress, and(eq(lessonProgress.lessonId, lessons.id), inArray(lessonProgress.enrolmentId, enrolmentIds)))
+      .where(inArray(lessons.courseId, courseIds))
+      .orderBy(asc(lessons.courseId), asc(lessons.position), asc(lessons.id)),
+    db
+      .select({
+        courseId: quizzes.courseId,
+        quizTitle: quizzes.title,
+        attemptNumber: quizAttempts.attemptNumber,
+        submittedAt: quizAttempts.submittedAt,
+        score: quizAttempts.score,
+        passed: quizAttempts.passed,
+      })
+      .from(quizAttempts)
+      .innerJoin(quizzes, eq(quizzes.id, quizAttempts.quizId))
+      .where(and(eq(quizAttempts.userId, userId), inArray(quizzes.courseId, courseIds), sql`${quizAttempts.submittedAt} is not null`))
+      .orderBy(desc(quizAttempts.submittedAt)),
+    db
+      .select({
+        courseId: liveSessions.courseId,
+        title: liveSessions.title,
+        startsAt: liveSessions.startsAt,
+        joinedAt: liveSessionAttendance.firstJoinedAt,
+      })
+      .from(liveSessionAttendance)
+      .innerJoin(liveSessions, eq(liveSessions.id, liveSessionAttendance.sessionId))
+      .where(and(eq(liveSessionAttendance.userId, userId), inArray(liveSessions.courseId, courseIds)))
+      .orderBy(desc(liveSessions.startsAt)),
+  ]);
+  return {
+    person: { ...person!, name: `${person!.firstName} ${person!.lastName}`.trim() || person!.email },
+    enrolments: enrolled.map((row) => ({
+      ...row,
+      lessons: lessonRows
+        .filter((lesson) => lesson.courseId === row.courseId)
+        .map((lesson) => ({ ...lesson, done: lesson.completedAt !== null })),
+      attempts: attemptRows
+        .filter((attempt) => attempt.courseId === row.courseId)
+        .map((attempt) => ({ ...attempt, score: attempt.score === null ? null : Math.round(Number(attempt.score)) })),
+      sessions: sessionRows.filter((session) => session.courseId === row.courseId),
+    })),
+  };
+}

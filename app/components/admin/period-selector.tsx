@@ -1,0 +1,47 @@
+import { RefreshCw } from "lucide-react";
+import { Form } from "react-router";
+import { buttonClasses } from "~/components/ui/button";
+import { financePeriodIds, financePeriods, type FinancePeriod } from "~/lib/finance";
+
+/**
+ * The period of the admin screens (7 jours, 30 jours, 90 jours, 1 an) and "Actualiser": a GET
+ * form, so the figures are read again from the database, with or without JavaScript.
+ */
+export function PeriodSelector({
+  period,
+  keep = {},
+  id = "periode",
+}: {
+  period: FinancePeriod;
+  keep?: Record<string, string>;
+  id?: string;
+}) {
+  return (
+    <Form method="get" className="flex items-end gap-2" aria-label="Choisir la période" key={period}>
+      {Object.entries(keep).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <div>
+        <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-800">
+          Période
+        </label>
+        <select
+          id={id}
+          name="periode"
+          defaultValue={period}
+          className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 focus-visible:outline-3 focus-visible:outline-accent-500"
+        >
+          {financePeriodIds.map((value) => (
+            <option key={value} value={value}>
+              {financePeriods[value].label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className={buttonClasses({ variant: "outline" })}>
+        <RefreshCw aria-hidden="true" className="size-4" />
+        Actualiser
+      </button>
+    </Form>
+  );
+}

@@ -1,0 +1,84 @@
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { useRevalidator } from "react-router";
+import type { RealtimeEventData } from "~/lib/realtime";
+import { RealtimeConnection, type RealtimeStatus } from "~/lib/realtime-client";
+
+const RealtimeContext = createContext<RealtimeConnection | null>(null);
+
+/**
+ * One WebSocket per signed-in page (the shell provides it), opened once the page runs in the
+ * browser. Without JavaScript there is none, and every screen still works by posts and reloads.
+ */
+export function RealtimeProvider({ children }: { children: ReactNode }) {
+  const [connection, setConnection] = useState<RealtimeConnection | null>(null);
+  useEffect(() => {
+    if (typeof WebSocket === "undefined") return;
+    const next = new RealtimeConnection();
+    setConnection(next);
+    next.connect();
+    return () => next.stop();
+  }, []);
+  return <RealtimeContext.Provider value={connection}>{children}</RealtimeContext.Provider>;
+}
+
+/** Calls `handler` for every event of `topic` (null: none) while mounted. */
+export function useRealtimeEvent(topic: string | null, handler: (event: RealtimeEventData) => void) {
+  const connection = useContext(RealtimeContext);
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => {
+    if (!connection || !topic) return;
+    return connection.subscribe(topic, (event) => latest.current(event));
+  }, [connection, topic]);
+}
+
+/** Calls `handler` when events may have been missed (after a reconnection). */
+export function useRealtimeResync(handler: () => void) {
+  const connection = useContext(RealtimeContext);
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => connection?.onResync(() => latest.current()), [connection]);
+}
+
+export function useRealtimeStatus(): RealtimeStatus {
+  const connection = useContext(RealtimeContext);
+  const [status, setStatus] = useState<RealtimeStatus>(connection?.status ?? "closed");
+  useEffect(() => {
+    if (!connection) return;
+    setStatus(connection.status);
+    return connection.onStatus(setStatus);
+  }, [connection]);
+  return status;
+}
+
+/**
+ * Reloads the page's data (its loaders, which check who may see what) when one of `topics` has
+ * news, or after a reconnection: at most once per `minIntervalMs`, never while a reload runs.
+ */
+export function useLiveRevalidation(topics: Array<string | null>, accept: (event: RealtimeEventData) => boolean = () => true) {
+  const revalidator = useRevalidator();
+  const state = useRef<{ timer?: ReturnType<typeof setTimeout> }>({});
+  const revalidate = useRef(() => {});
+  revalidate.current = () => {
+    if (state.current.timer) return;
+    state.current.timer = setTimeout(() => {
+      state.current.timer = undefined;
+      void revalidator.revalidate();
+    }, 150);
+  };
+  useEffect(() => () => clearTimeout(state.current.timer), []);
+  const connection = useContext(RealtimeContext);
+  const key = topics.filter(Boolean).join("|");
+  const acceptRef = useRef(accept);
+  acceptRef.current = accept;
+  useEffect(() => {
+    if (!connection || !key) return;
+    const stops = key.split("|").map((topic) =>
+      connection.subscribe(topic, (event) => {
+        if (acceptRef.current(event)) revalidate.current();
+      }),
+    );
+    return () => stops.forEach((stop) => stop());
+  }, [connection, key]);
+  useRealtimeResync(() => revalidate.current());
+}

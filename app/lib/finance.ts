@@ -1,0 +1,62 @@
+/** Finance as the admin screens name it: periods, payout statuses. Browser-safe. */
+
+/** The period selector of the admin screens: rolling windows ending now. */
+export const financePeriods = {
+  "7j": { days: 7, label: "7 jours" },
+  "30j": { days: 30, label: "30 jours" },
+  "90j": { days: 90, label: "90 jours" },
+  "1an": { days: 365, label: "1 an" },
+} as const;
+export type FinancePeriod = keyof typeof financePeriods;
+export const financePeriodIds = Object.keys(financePeriods) as FinancePeriod[];
+export const DEFAULT_FINANCE_PERIOD: FinancePeriod = "30j";
+
+export function isFinancePeriod(value: unknown): value is FinancePeriod {
+  return typeof value === "string" && Object.hasOwn(financePeriods, value);
+}
+
+/** The share of a payment an instructor earns when no rate was set for them (the spec's 70 %). */
+export const DEFAULT_COMMISSION_RATE = 70;
+
+export type PayoutStatus = "pending" | "processing" | "paid" | "failed";
+
+/** A commission month's state, as the spec colours it: pending yellow, processing blue, paid green. */
+export type CommissionState = "due" | PayoutStatus;
+export const commissionStateLabels: Record<CommissionState, string> = {
+  due: "À payer",
+  pending: "En attente",
+  processing: "Traitement...",
+  paid: "Payée",
+  failed: "Échec",
+};
+export const commissionStateTones = {
+  due: "amber",
+  pending: "amber",
+  processing: "blue",
+  paid: "green",
+  failed: "red",
+} as const satisfies Record<CommissionState, string>;
+
+/** "2026-10" → "octobre 2026". */
+export function formatPeriodMonth(period: string): string {
+  const [year, month] = period.split("-").map(Number);
+  return new Intl.DateTimeFormat("fr-FR", { month: "long", year: "numeric", timeZone: "UTC" }).format(
+    new Date(Date.UTC(year!, month! - 1, 1)),
+  );
+}
+
+/** A change between two figures as a signed percentage ("+12,5 %"), or null when there was nothing before. */
+export function percentChange(current: number, previous: number): number | null {
+  if (previous === 0) return null;
+  return Math.round(((current - previous) / previous) * 1000) / 10;
+}
+
+export function formatSignedPercent(value: number): string {
+  const text = Math.abs(value).toLocaleString("fr-FR", { maximumFractionDigits: 1 });
+  return `${value > 0 ? "+" : value < 0 ? "−" : ""}${text} %`;
+}
+
+/** The period named in a query string (`?periode=90j`), or the default. */
+export function periodFrom(value: string | null | undefined): FinancePeriod {
+  return isFinancePeriod(value) ? value : DEFAULT_FINANCE_PERIOD;
+}

@@ -1,0 +1,466 @@
+import { CircleCheck, CircleX, Clock } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { data, Form, isRouteErrorResponse, Link, useFetcher, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { dbContext, userContext } from "~/.server/context";
+import { isAppError } from "~/.server/errors";
+import { getLearnerAttempt, saveAnswers, submitAttempt } from "~/.server/quizzes";
+import { redirectWithToast } from "~/.server/toast";
+import { Badge } from "~/components/ui/badge";
+import { buttonClasses } from "~/components/ui/button";
+import { formatDateTime } from "~/lib/dates";
+import { plural } from "~/lib/format";
+import { formatCountdown, formatPercent, secondsLeft, type PublicQuestion } from "~/lib/quiz";
+import { asLearner, idParam } from "./learner-access.server";
+import type { Route } from "./+types/quiz-tentative";
+
+const ANSWER_PREFIX = "answers.";
+
+/** The answers a form sent: `answers.<question id>` fields (the last value of each). */
+function answersOf(form: FormData): Record<string, string> {
+  const answers: Record<string, string> = {};
+  for (const [name, value] of form.entries()) {
+    if (typeof value === "string" && name.startsWith(ANSWER_PREFIX)) answers[name.slice(ANSWER_PREFIX.length)] = value;
+  }
+  return answers;
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = args.context.get(userContext);
+  const { slug } = args.params;
+  const view = await asLearner(slug, () =>
+    getLearnerAttempt(args.context.get(dbContext), user, slug, idParam(args.params.quizId), idParam(args.params.attemptId)),
+  );
+  const header = {
+    course: { slug: view.course.slug, title: view.course.title },
+    quiz: view.quiz,
+    attempt: {
+      id: view.attempt.id,
+      attemptNumber: view.attempt.attemptNumber,
+      expired: view.attempt.status === "expired",
+      submittedAt: view.attempt.submittedAt ? formatDateTime(view.attempt.submittedAt) : null,
+      score: view.attempt.score ?? 0,
+      passed: view.attempt.passed ?? false,
+    },
+  };
+  if (view.state === "open") {
+    // Only what a learner may see before submitting: questions and options, never the right answers.
+    return {
+      ...header,
+      state: "open" as const,
+      questions: view.questions,
+      answers: view.answers,
+      deadline: view.deadlineAt ? { at: view.deadlineAt.toISOString(), label: formatDateTime(view.deadlineAt) } : null,
+      secondsLeft: secondsLeft(view.deadlineAt, view.now),
+    };
+  }
+  return {
+    ...header,
+    state: "graded" as const,
+    earnedPoints: view.earnedPoints,
+    totalPoints: view.totalPoints,
+    attemptsLeft: view.attemptsLeft,
+    corrections: view.corrections,
+  };
+}
+
+/**
+ * "save": the answers given so far (one at each choice with JavaScript, every field without);
+ * "submit": "Terminer et envoyer". The server checks the deadline: a late answer is not counted.
+ */
+export async function action(args: Route.ActionArgs) {
+  const user = args.context.get(userContext);
+  const db = args.context.get(dbContext);
+  const form = await args.request.formData();
+  const intent = form.get("intent");
+  const here = args.url.pathname;
+  const attemptId = idParam(args.params.attemptId);
+  const answers = answersOf(form);
+  const fetched = form.get("js") === "1";
+  // Refusals the learner can act on come back to the page; the rest (404, paused) is the error page.
+  return asLearner(args.params.slug, async () => {
+    try {
+      if (intent === "submit") {
+        const attempt = await submitAttempt(db, user, attemptId, answers);
+        if (attempt.status === "expired")
+          return redirectWithToast(
+            here,
+            {
+              type: "error",
+              title: "Temps écoulé",
+              description: "Seules les réponses enregistrées avant la fin du temps ont été comptées.",
+            },
+            { status: 303 },
+          );
+        return redirectWithToast(
+          here,
+          { type: "success", title: "Quiz envoyé", description: `Votre score : ${formatPercent(attempt.score ?? 0)}` },
+          { status: 303 },
+        );
+      }
+      if (intent !== "save") return data({ ok: false as const, message: "Action inconnue.", closed: false }, { status: 400 });
+      await saveAnswers(db, user, attemptId, answers);
+      if (fetched) return data({ ok: true as const, message: "Réponses enregistrées", closed: false });
+      return redirectWithToast(
+        here,
+        { type: "success", title: "Réponses enregistrées", description: "Vous pouvez reprendre plus tard ou envoyer le quiz." },
+        { status: 303 },
+      );
+    } catch (error) {
+      if (!isAppError(error) || (error.code !== "conflict" && error.code !== "invalid")) throw error;
+      const conflict = error.code === "conflict";
+      const message = Object.values(error.fieldErrors)[0] ?? error.message;
+      if (fetched) return data({ ok: false as const, message, closed: conflict }, { status: conflict ? 409 : 400 });
+      return redirectWithToast(here, { type: "error", title: "Réponse non enregistrée", description: message }, { status: 303 });
+    }
+  });
+}
+
+/** An answer saved in the background changes nothing on the page: no reload, unless the attempt was closed meanwhile. */
+export function shouldRevalidate({ formData, actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formData?.get("intent") === "save" && formData.get("js") === "1") {
+    return Boolean(actionResult && typeof actionResult === "object" && "closed" in actionResult && actionResult.closed);
+  }
+  return defaultShouldRevalidate;
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) => [
+  { title: loaderData ? `Tentative ${loaderData.attempt.attemptNumber} · ${loaderData.quiz.title}` : "Quiz" },
+];
+
+export default function AttemptPage({ loaderData }: Route.ComponentProps) {
+  const base = `/dashboard/formations/${loaderData.course.slug}/quiz/${loaderData.quiz.id}`;
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <div>
+        <p className="text-sm">
+          <Link to={`/dashboard/formations/${loaderData.course.slug}`} className="font-medium text-brand-700 hover:underline">
+            {loaderData.course.title}
+          </Link>
+          <span aria-hidden="true"> · </span>
+          <Link to={base} className="font-medium text-brand-700 hover:underline">
+            {loaderData.quiz.title}
+          </Link>
+        </p>
+        <h1 className="mt-2 text-2xl font-bold text-slate-900 sm:text-3xl">
+          {loaderData.quiz.title} <span className="text-slate-600">· tentative {loaderData.attempt.attemptNumber}</span>
+        </h1>
+      </div>
+      {loaderData.state === "open" ? (
+        <OpenAttempt key={loaderData.attempt.id} {...loaderData} />
+      ) : (
+        <GradedAttempt {...loaderData} base={base} />
+      )}
+    </div>
+  );
+}
+
+type OpenData = Extract<Route.ComponentProps["loaderData"], { state: "open" }>;
+
+/** The countdown: the server's remaining seconds, counted down here; at zero the form is sent. */
+function Countdown({ seconds, deadlineLabel, onElapsed }: { seconds: number; deadlineLabel: string; onElapsed: () => void }) {
+  const [left, setLeft] = useState(seconds);
+  const elapsed = useRef(onElapsed);
+  elapsed.current = onElapsed;
+  useEffect(() => {
+    const end = Date.now() + seconds * 1000;
+    let fired = false;
+    const tick = () => {
+      const now = Math.max(0, Math.round((end - Date.now()) / 1000));
+      setLeft(now);
+      if (now === 0 && !fired) {
+        fired = true;
+        elapsed.current();
+      }
+    };
+    const timer = window.setInterval(tick, 1000);
+    return () => window.clearInterval(timer);
+  }, [seconds]);
+  const urgent = left <= 60;
+  return (
+    <p
+      className={`flex flex-wrap items-center gap-2 rounded-md px-4 py-3 font-medium ${urgent ? "bg-red-50 text-red-900" : "bg-sky-50 text-sky-950"}`}
+    >
+      <Clock aria-hidden="true" className="size-5" />
+      <span>
+        Temps restant : <span className="font-mono text-lg tabular-nums">{formatCountdown(left)}</span>
+      </span>
+      <span className="text-sm font-normal">(jusqu'à {deadlineLabel})</span>
+    </p>
+  );
+}
+
+function OpenAttempt({ questions, answers, deadline, secondsLeft: seconds }: OpenData) {
+  const fetcher = useFetcher<typeof action>();
+  const navigation = useNavigation();
+  const form = useRef<HTMLFormElement>(null);
+  const [answered, setAnswered] = useState(() => new Set(Object.keys(answers)));
+  const timers = useRef(new Map<string, number>());
+  const sending = navigation.state !== "idle" && navigation.formMethod === "POST";
+
+  const save = (questionId: string, value: string) => {
+    setAnswered((current) => {
+      const next = new Set(current);
+      if (value.trim()) next.add(questionId);
+      else next.delete(questionId);
+      return next;
+    });
+    void fetcher.submit({ intent: "save", js: "1", [`${ANSWER_PREFIX}${questionId}`]: value }, { method: "post" });
+  };
+  const saveLater = (questionId: string, value: string) => {
+    window.clearTimeout(timers.current.get(questionId));
+    timers.current.set(
+      questionId,
+      window.setTimeout(() => save(questionId, value), 700),
+    );
+  };
+  const status =
+    fetcher.state !== "idle"
+      ? "Enregistrement..."
+      : fetcher.data
+        ? fetcher.data.ok
+          ? "Réponses enregistrées"
+          : fetcher.data.message
+        : null;
+
+  const submitNow = () => {
+    const element = form.current;
+    const button = element?.querySelector<HTMLButtonElement>('button[value="submit"]');
+    if (element && button) element.requestSubmit(button);
+  };
+
+  return (
+    <>
+      {deadline && seconds !== null ? <Countdown seconds={seconds} deadlineLabel={deadline.label} onElapsed={submitNow} /> : null}
+      <Form method="post" ref={form} className="space-y-5" replace>
+        <ol className="space-y-5">
+          {questions.map((question, index) => (
+            <li key={question.id}>
+              <QuestionField
+                question={question}
+                index={index}
+                value={answers[question.id] ?? ""}
+                onChoice={(value) => save(question.id, value)}
+                onText={(value) => saveLater(question.id, value)}
+                onTextDone={(value) => {
+                  window.clearTimeout(timers.current.get(question.id));
+                  save(question.id, value);
+                }}
+              />
+            </li>
+          ))}
+        </ol>
+        <div className="sticky bottom-0 -mx-4 space-y-3 border-t border-slate-200 bg-white/95 px-4 py-4 sm:static sm:mx-0 sm:rounded-lg sm:border sm:px-5">
+          <p className="text-sm text-slate-700" aria-live="polite">
+            {plural(answered.size, "réponse donnée", "réponses données")} sur {questions.length}
+            {status ? ` · ${status}` : ""}
+          </p>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <button type="submit" name="intent" value="submit" className={buttonClasses({ size: "lg" })} disabled={sending}>
+              {sending ? "Envoi..." : "Terminer et envoyer"}
+            </button>
+            <button
+              type="submit"
+              name="intent"
+              value="save"
+              className={buttonClasses({ variant: "outline", size: "lg" })}
+              disabled={sending}
+            >
+              Enregistrer mes réponses
+            </button>
+          </div>
+          <p className="text-xs text-slate-600">Vos réponses sont gardées sur le serveur : vous pouvez fermer la page et revenir.</p>
+        </div>
+      </Form>
+    </>
+  );
+}
+
+function QuestionField({
+  question,
+  index,
+  value,
+  onChoice,
+  onText,
+  onTextDone,
+}: {
+  question: PublicQuestion;
+  index: number;
+  value: string;
+  onChoice: (value: string) => void;
+  onText: (value: string) => void;
+  onTextDone: (value: string) => void;
+}) {
+  const name = `${ANSWER_PREFIX}${question.id}`;
+  const legendId = `question-${question.id}`;
+  const heading = (
+    <span className="flex flex-wrap items-baseline justify-between gap-2">
+      <span className="font-semibold text-slate-900">
+        {index + 1}. {question.question}
+      </span>
+      <span className="text-xs font-normal text-slate-600">{plural(question.points, "point", "points")}</span>
+    </span>
+  );
+  if (question.type === "short_answer") {
+    return (
+      <div className="rounded-lg border border-slate-200 bg-white p-4">
+        <label htmlFor={legendId} className="block">
+          {heading}
+        </label>
+        <input
+          id={legendId}
+          name={name}
+          type="text"
+          maxLength={500}
+          autoComplete="off"
+          defaultValue={value}
+          onChange={(event) => onText(event.currentTarget.value)}
+          onBlur={(event) => onTextDone(event.currentTarget.value)}
+          className="mt-3 block min-h-11 w-full rounded-md border border-slate-400 px-3 py-2 text-base"
+        />
+      </div>
+    );
+  }
+  const choices =
+    question.type === "true_false"
+      ? [
+          { value: "true", label: "Vrai" },
+          { value: "false", label: "Faux" },
+        ]
+      : question.options.map((option, optionIndex) => ({ value: String(optionIndex), label: option }));
+  return (
+    <fieldset className="rounded-lg border border-slate-200 bg-white p-4">
+      <legend className="sr-only">
+        Question {index + 1} : {question.question}
+      </legend>
+      <div aria-hidden="true">{heading}</div>
+      <div className="mt-3 grid gap-2">
+        {choices.map((choice) => (
+          <label
+            key={choice.value}
+            className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md border border-slate-300 px-3 py-2 has-checked:border-brand-700 has-checked:bg-brand-50"
+          >
+            <input
+              type="radio"
+              name={name}
+              value={choice.value}
+              defaultChecked={value === choice.value}
+              onChange={() => onChoice(choice.value)}
+              className="size-5 accent-brand-700"
+            />
+            <span className="text-slate-900">{choice.label}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+type GradedData = Extract<Route.ComponentProps["loaderData"], { state: "graded" }>;
+
+function GradedAttempt({
+  quiz,
+  attempt,
+  earnedPoints,
+  totalPoints,
+  attemptsLeft,
+  corrections,
+  course,
+  base,
+}: GradedData & { base: string }) {
+  return (
+    <>
+      <section
+        aria-labelledby="verdict"
+        className={`rounded-lg border p-5 ${attempt.passed ? "border-emerald-300 bg-emerald-50" : "border-red-200 bg-red-50"}`}
+      >
+        <h2 id="verdict" className="flex items-center gap-2 text-xl font-bold text-slate-900">
+          {attempt.passed ? (
+            <CircleCheck aria-hidden="true" className="size-6 text-emerald-700" />
+          ) : (
+            <CircleX aria-hidden="true" className="size-6 text-red-700" />
+          )}
+          {attempt.passed ? "Réussi" : "Échoué"} · {formatPercent(attempt.score)}
+        </h2>
+        <p className="mt-2 text-slate-800">
+          {plural(earnedPoints, "point obtenu", "points obtenus")} sur {totalPoints} · score requis {formatPercent(quiz.passingScore)}
+          {attempt.submittedAt ? ` · ${attempt.expired ? "temps écoulé le" : "envoyé le"} ${attempt.submittedAt}` : ""}
+        </p>
+        {attempt.expired ? (
+          <p className="mt-2 text-sm text-slate-700">Le temps était écoulé : seules les réponses enregistrées avant la fin ont compté.</p>
+        ) : null}
+        <div className="mt-4 flex flex-col gap-2 sm:flex-row">
+          {attemptsLeft > 0 && !attempt.passed ? (
+            <Form method="post" action={base}>
+              <button type="submit" className={buttonClasses({ className: "w-full sm:w-auto" })}>
+                Nouvelle tentative ({plural(attemptsLeft, "restante", "restantes")})
+              </button>
+            </Form>
+          ) : null}
+          <Link to={`/dashboard/formations/${course.slug}`} className={buttonClasses({ variant: "outline" })}>
+            Retour à la formation
+          </Link>
+          {attempt.passed && quiz.required ? (
+            <Link to="/dashboard/certificates" className={buttonClasses({ variant: "ghost" })}>
+              Mes certificats
+            </Link>
+          ) : null}
+        </div>
+      </section>
+
+      {corrections ? (
+        <section aria-labelledby="corrections" className="space-y-3">
+          <h2 id="corrections" className="text-lg font-semibold text-slate-900">
+            Corrections
+          </h2>
+          <ol className="space-y-3">
+            {corrections.map((item, index) => (
+              <li key={item.id} className="rounded-lg border border-slate-200 bg-white p-4">
+                <p className="flex flex-wrap items-start justify-between gap-2">
+                  <span className="font-semibold text-slate-900">
+                    {index + 1}. {item.question}
+                  </span>
+                  <Badge tone={item.correct ? "green" : "red"}>{item.correct ? "Bonne réponse" : "Réponse fausse"}</Badge>
+                </p>
+                <dl className="mt-2 grid gap-1 text-sm text-slate-800">
+                  <div>
+                    <dt className="inline font-medium">Votre réponse : </dt>
+                    <dd className="inline">{item.given}</dd>
+                  </div>
+                  {!item.correct ? (
+                    <div>
+                      <dt className="inline font-medium">Réponse attendue : </dt>
+                      <dd className="inline">{item.expected}</dd>
+                    </div>
+                  ) : null}
+                  {item.explanation ? (
+                    <div className="mt-1 rounded-md bg-slate-50 p-2">
+                      <dt className="sr-only">Explication</dt>
+                      <dd>{item.explanation}</dd>
+                    </div>
+                  ) : null}
+                </dl>
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : (
+        <p className="rounded-md bg-slate-100 px-4 py-3 text-slate-800">L'enseignant n'affiche pas les corrections de ce quiz.</p>
+      )}
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const paused = isRouteErrorResponse(error) && error.status === 403;
+  return (
+    <div role="alert" className="rounded-lg border border-slate-200 bg-white p-6">
+      <h1 className="text-lg font-semibold text-slate-900">{paused ? "Formation en pause" : "Tentative introuvable"}</h1>
+      <p className="mt-1 text-slate-700">
+        {paused ? "Votre inscription est en pause : contactez l'institut pour la reprendre." : "Cette tentative n'existe pas."}
+      </p>
+      <Link to="/dashboard/formations" className={buttonClasses({ variant: "outline", size: "sm", className: "mt-3" })}>
+        Mes Formations
+      </Link>
+    </div>
+  );
+}

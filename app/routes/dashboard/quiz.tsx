@@ -1,0 +1,183 @@
+import { ClipboardCheck, Clock, RotateCcw, Target } from "lucide-react";
+import { Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
+import { dbContext, userContext } from "~/.server/context";
+import { isAppError } from "~/.server/errors";
+import { getLearnerQuiz, startAttempt } from "~/.server/quizzes";
+import { redirectWithToast } from "~/.server/toast";
+import { Badge } from "~/components/ui/badge";
+import { buttonClasses } from "~/components/ui/button";
+import { formatDateTime } from "~/lib/dates";
+import { plural } from "~/lib/format";
+import { formatPercent } from "~/lib/quiz";
+import { asLearner, idParam } from "./learner-access.server";
+import type { Route } from "./+types/quiz";
+
+export async function loader(args: Route.LoaderArgs) {
+  const user = args.context.get(userContext);
+  const { slug } = args.params;
+  const view = await asLearner(slug, () => getLearnerQuiz(args.context.get(dbContext), user, slug, idParam(args.params.quizId)));
+  return {
+    course: { slug: view.course.slug, title: view.course.title },
+    quiz: view.quiz,
+    attempts: view.attempts.map((attempt) => ({
+      id: attempt.id,
+      attemptNumber: attempt.attemptNumber,
+      inProgress: attempt.status === "in_progress",
+      expired: attempt.status === "expired",
+      date: formatDateTime(attempt.submittedAt ?? attempt.startedAt),
+      score: attempt.score,
+      passed: attempt.passed,
+    })),
+    inProgress: view.inProgress,
+    attemptsLeft: view.attemptsLeft,
+    bestScore: view.bestScore,
+    passed: view.passed,
+  };
+}
+
+/** "Commencer le quiz": the server opens an attempt (or resumes the open one) and sends the learner to it. */
+export async function action(args: Route.ActionArgs) {
+  const user = args.context.get(userContext);
+  const { slug } = args.params;
+  const quizId = idParam(args.params.quizId);
+  return asLearner(slug, async () => {
+    try {
+      const { attempt } = await startAttempt(args.context.get(dbContext), user, slug, quizId);
+      return redirectWithToast(
+        `/dashboard/formations/${slug}/quiz/${quizId}/tentatives/${attempt.id}`,
+        { type: "success", title: "Quiz commencé", description: "Vos réponses sont enregistrées au fur et à mesure." },
+        { status: 303 },
+      );
+    } catch (error) {
+      // No attempt left, or a quiz without question: said on the quiz's page.
+      if (!isAppError(error, "conflict")) throw error;
+      return redirectWithToast(
+        args.url.pathname,
+        { type: "error", title: "Impossible de commencer", description: error.message },
+        { status: 303 },
+      );
+    }
+  });
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? `${loaderData.quiz.title} · Quiz` : "Quiz" }];
+
+/** A quiz's page for its learner: what it asks, the attempts used, and "Commencer" or "Reprendre". */
+export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
+  const { course, quiz, attempts, inProgress, attemptsLeft, bestScore, passed } = loaderData;
+  const navigation = useNavigation();
+  const starting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const base = `/dashboard/formations/${course.slug}/quiz/${quiz.id}`;
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <div>
+        <p className="text-sm">
+          <Link to={`/dashboard/formations/${course.slug}`} className="font-medium text-brand-700 hover:underline">
+            {course.title}
+          </Link>
+        </p>
+        <div className="mt-2 flex flex-wrap items-center gap-2">
+          <Badge tone="brand">Quiz</Badge>
+          {quiz.required ? <Badge tone="amber">Obligatoire pour le certificat</Badge> : null}
+          {passed ? <Badge tone="green">Réussi</Badge> : null}
+        </div>
+        <h1 className="mt-2 text-2xl font-bold text-slate-900 sm:text-3xl">{quiz.title}</h1>
+        {quiz.description ? <p className="mt-2 whitespace-pre-line text-slate-700">{quiz.description}</p> : null}
+      </div>
+
+      <section aria-labelledby="regles" className="rounded-lg border border-slate-200 bg-white p-5">
+        <h2 id="regles" className="font-semibold text-slate-900">
+          Avant de commencer
+        </h2>
+        <ul className="mt-3 grid gap-3 text-slate-700 sm:grid-cols-2">
+          <li className="flex items-center gap-2">
+            <ClipboardCheck aria-hidden="true" className="size-5 text-brand-700" />
+            {plural(quiz.questionCount, "question", "questions")} · {plural(quiz.totalPoints, "point", "points")}
+          </li>
+          <li className="flex items-center gap-2">
+            <Clock aria-hidden="true" className="size-5 text-brand-700" />
+            {quiz.timeLimitMinutes === null ? "Sans limite de temps" : `${quiz.timeLimitMinutes} min pour répondre`}
+          </li>
+          <li className="flex items-center gap-2">
+            <Target aria-hidden="true" className="size-5 text-brand-700" />
+            Score requis : {formatPercent(quiz.passingScore)}
+          </li>
+          <li className="flex items-center gap-2">
+            <RotateCcw aria-hidden="true" className="size-5 text-brand-700" />
+            {plural(attemptsLeft, "tentative restante", "tentatives restantes")} sur {quiz.maxAttempts}
+          </li>
+        </ul>
+        {quiz.timeLimitMinutes !== null ? (
+          <p className="mt-3 text-sm text-slate-600">
+            Le temps court dès que vous commencez, même si vous quittez la page : à la fin du temps, la tentative est corrigée avec les
+            réponses enregistrées.
+          </p>
+        ) : null}
+        <div className="mt-4">
+          {inProgress ? (
+            <Link to={`${base}/tentatives/${inProgress}`} className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })}>
+              Reprendre la tentative en cours
+            </Link>
+          ) : attemptsLeft > 0 ? (
+            <Form method="post">
+              <button type="submit" className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })} disabled={starting}>
+                {starting ? "Ouverture..." : attempts.length ? "Nouvelle tentative" : "Commencer le quiz"}
+              </button>
+            </Form>
+          ) : (
+            <p className="rounded-md bg-slate-100 px-4 py-3 text-slate-800">Vous avez utilisé toutes vos tentatives pour ce quiz.</p>
+          )}
+        </div>
+      </section>
+
+      {attempts.length ? (
+        <section aria-labelledby="tentatives" className="space-y-3">
+          <h2 id="tentatives" className="text-lg font-semibold text-slate-900">
+            Vos tentatives{bestScore !== null ? ` · meilleur score ${formatPercent(bestScore)}` : ""}
+          </h2>
+          <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+            {attempts.map((attempt) => (
+              <li key={attempt.id} className="flex flex-wrap items-center gap-3 p-4">
+                <div className="min-w-0 flex-1">
+                  <p className="font-medium text-slate-900">Tentative {attempt.attemptNumber}</p>
+                  <p className="text-sm text-slate-600">
+                    {attempt.inProgress
+                      ? `Commencée le ${attempt.date}`
+                      : `${attempt.expired ? "Temps écoulé le" : "Envoyée le"} ${attempt.date}`}
+                  </p>
+                </div>
+                {attempt.inProgress ? (
+                  <Badge tone="blue">En cours</Badge>
+                ) : (
+                  <>
+                    <span className="font-semibold text-slate-900">{formatPercent(attempt.score ?? 0)}</span>
+                    <Badge tone={attempt.passed ? "green" : "red"}>{attempt.passed ? "Réussi" : "Échoué"}</Badge>
+                  </>
+                )}
+                <Link to={`${base}/tentatives/${attempt.id}`} className={buttonClasses({ variant: "ghost", size: "sm" })}>
+                  {attempt.inProgress ? "Reprendre" : "Voir"}
+                  <span className="sr-only"> la tentative {attempt.attemptNumber}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const paused = isRouteErrorResponse(error) && error.status === 403;
+  return (
+    <div role="alert" className="rounded-lg border border-slate-200 bg-white p-6">
+      <h1 className="text-lg font-semibold text-slate-900">{paused ? "Formation en pause" : "Quiz introuvable"}</h1>
+      <p className="mt-1 text-slate-700">
+        {paused ? "Votre inscription est en pause : contactez l'institut pour la reprendre." : "Ce quiz n'existe pas ou a été retiré."}
+      </p>
+      <Link to="/dashboard/formations" className={buttonClasses({ variant: "outline", size: "sm", className: "mt-3" })}>
+        Mes Formations
+      </Link>
+    </div>
+  );
+}

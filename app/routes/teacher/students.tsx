@@ -1,0 +1,162 @@
+import { Download } from "lucide-react";
+import { Form, Link } from "react-router";
+import { dbContext, userContext } from "~/.server/context";
+import { listSessionCourses } from "~/.server/live-sessions";
+import { listTeacherStudents, parseStudentFilters } from "~/.server/reports";
+import { enrolmentStatusLabels } from "~/lib/learning";
+import { enrolmentStatusFilters, studentPaymentLabels } from "~/lib/teaching";
+import { Badge, type BadgeTone } from "~/components/ui/badge";
+import { Button, buttonClasses } from "~/components/ui/button";
+import { Card, CardContent } from "~/components/ui/card";
+import { Input } from "~/components/ui/input";
+import { Select } from "~/components/ui/select";
+import { formatRelative } from "~/lib/dates";
+import { plural } from "~/lib/format";
+import { LIMITS } from "~/lib/limits";
+import type { Route } from "./+types/students";
+
+/**
+ * "Mes Étudiants": the learners of the teacher's courses (admins: every course), filtered by course,
+ * status and name; progress, last activity, best quiz score, payment, certificate; CSV export.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = context.get(userContext);
+  const db = context.get(dbContext);
+  const url = new URL(request.url);
+  const filters = parseStudentFilters(url.searchParams);
+  const now = new Date();
+  const [rows, courses] = await Promise.all([listTeacherStudents(db, user, filters), listSessionCourses(db, user)]);
+  return {
+    filters,
+    search: url.search,
+    courses: courses.map(({ id, title }) => ({ value: String(id), label: title })),
+    students: rows.map((row) => ({
+      key: row.enrolmentId,
+      userId: row.userId,
+      name: row.name,
+      email: row.email,
+      courseTitle: row.courseTitle,
+      status: row.status,
+      statusLabel: enrolmentStatusLabels[row.status],
+      progress: row.progress,
+      lastActivity: formatRelative(row.lastActivityAt, now),
+      bestScore: row.bestScore,
+      payment: row.paymentStatus ? studentPaymentLabels[row.paymentStatus] : "—",
+      certificate: Boolean(row.certificateId),
+    })),
+  };
+}
+
+export const meta = () => [{ title: "Mes Étudiants · Espace enseignant" }];
+
+const statusTones: Record<keyof typeof enrolmentStatusLabels, BadgeTone> = {
+  pending_payment: "amber",
+  active: "blue",
+  completed: "green",
+  paused: "neutral",
+  cancelled: "red",
+};
+
+export default function StudentsPage({ loaderData }: Route.ComponentProps) {
+  const { filters, search, courses, students } = loaderData;
+  const learners = new Set(students.map((row) => row.userId)).size;
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Mes Étudiants</h1>
+          <p className="mt-2 text-slate-700">
+            {plural(learners, "apprenant", "apprenants")} · {plural(students.length, "inscription", "inscriptions")}
+          </p>
+        </div>
+        <a href={`/teacher/students/export.csv${search}`} className={buttonClasses({ variant: "outline", size: "sm" })} download>
+          <Download aria-hidden="true" className="size-4" />
+          Exporter en CSV
+        </a>
+      </div>
+
+      <Form
+        method="get"
+        className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end"
+      >
+        <div className="space-y-1">
+          <label htmlFor="q" className="text-sm font-medium text-slate-900">
+            Rechercher
+          </label>
+          <Input id="q" name="q" type="search" defaultValue={filters.q} maxLength={LIMITS.search} placeholder="Nom ou e-mail" />
+        </div>
+        <div className="space-y-1">
+          <label htmlFor="cours" className="text-sm font-medium text-slate-900">
+            Cours
+          </label>
+          <Select
+            id="cours"
+            name="cours"
+            defaultValue={filters.course ? String(filters.course) : ""}
+            placeholder="Tous les cours"
+            options={courses}
+          />
+        </div>
+        <div className="space-y-1">
+          <label htmlFor="statut" className="text-sm font-medium text-slate-900">
+            Statut
+          </label>
+          <Select
+            id="statut"
+            name="statut"
+            defaultValue={filters.status}
+            options={enrolmentStatusFilters.map((status) => ({
+              value: status,
+              label: status === "all" ? "Tous les statuts" : enrolmentStatusLabels[status],
+            }))}
+          />
+        </div>
+        <Button type="submit" variant="secondary">
+          Filtrer
+        </Button>
+      </Form>
+
+      <Card>
+        <CardContent className="pt-6">
+          {students.length === 0 ? (
+            <p className="text-slate-700">Aucun étudiant ne correspond à ces critères.</p>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {students.map((row) => (
+                <li key={row.key} className="grid gap-2 py-3 first:pt-0 last:pb-0 md:grid-cols-[2fr_2fr_1fr_1fr] md:items-center">
+                  <div className="min-w-0">
+                    <Link to={`/teacher/students/${row.userId}`} className="font-semibold text-slate-900 hover:underline">
+                      {row.name}
+                    </Link>
+                    <p className="truncate text-sm text-slate-600">{row.email}</p>
+                  </div>
+                  <div className="min-w-0 text-sm">
+                    <p className="text-slate-900">{row.courseTitle}</p>
+                    <p className="flex flex-wrap items-center gap-2 text-slate-600">
+                      <Badge tone={statusTones[row.status]}>{row.statusLabel}</Badge>
+                      Paiement : {row.payment}
+                      {row.certificate ? <Badge tone="green">Certificat</Badge> : null}
+                    </p>
+                  </div>
+                  <div className="text-sm">
+                    <p className="text-slate-900">
+                      <span className="sr-only">Progression : </span>
+                      {row.progress} %
+                    </p>
+                    <div aria-hidden="true" className="mt-1 h-1.5 rounded-full bg-slate-200">
+                      <div className="h-1.5 rounded-full bg-brand-600" style={{ width: `${row.progress}%` }} />
+                    </div>
+                  </div>
+                  <div className="text-sm text-slate-600">
+                    <p>Quiz : {row.bestScore === null ? "—" : `${row.bestScore} %`}</p>
+                    <p>Actif {row.lastActivity}</p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

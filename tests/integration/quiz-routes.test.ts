@@ -1,0 +1,214 @@
+/**
+ * Taking a quiz through its route modules, as a browser does with or without JavaScript: the quiz
+ * listed on the course home and the last lesson, "Commencer" opening an attempt, answers saved
+ * one by one (fetch) or all at once (form), a reload that finds them, the deadline enforced,
+ * "Terminer et envoyer", the verdict and corrections, and nobody else's attempt.
+ */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CampusAuth } from "~/.server/auth/express";
+import type { SessionUser } from "~/.server/auth/session";
+import type { DatabaseHandle } from "~/.server/db/client";
+import { quizAttempts } from "~/.server/db/schema";
+import { loader as courseLoader } from "~/routes/dashboard/formation";
+import { loader as lessonLoader } from "~/routes/dashboard/lecon";
+import { action as quizAction, loader as quizLoader } from "~/routes/dashboard/quiz";
+import { action as attemptAction, loader as attemptLoader } from "~/routes/dashboard/quiz-tentative";
+import { createCourse, createQuiz, createUser, enrol, type TestUser } from "../factories";
+import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
+import { createTestDatabase } from "../setup/db";
+import { routeOutcome } from "../setup/routes";
+
+let handle: DatabaseHandle;
+let campus: CampusAuth;
+let teacher: TestUser;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  campus = createTestAuth(handle.db);
+  teacher = await createUser(handle.db, { role: "teacher" });
+});
+afterAll(async () => handle?.close());
+
+const asSession = (user: TestUser): SessionUser => ({ ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" });
+
+function call<T>(
+  run: (args: never) => Promise<T>,
+  user: TestUser,
+  path: string,
+  options: { form?: Record<string, string>; params?: Record<string, string> } = {},
+) {
+  const request = new Request(`${TEST_PUBLIC_URL}${path}`, options.form ? { method: "POST", body: new URLSearchParams(options.form) } : {});
+  const context = routerContext(handle.db, campus, { user: asSession(user) });
+  return routeOutcome(() => run({ request, params: options.params ?? {}, context, url: new URL(request.url), pattern: path } as never));
+}
+
+type OpenPage = {
+  state: "open";
+  questions: Array<{ id: string; type: string; options: string[] }>;
+  answers: Record<string, string>;
+  secondsLeft: number | null;
+};
+type GradedPage = {
+  state: "graded";
+  attempt: { score: number; passed: boolean };
+  corrections: Array<{ correct: boolean; expected: string; given: string; explanation: string }> | null;
+};
+
+async function setting(overrides: Parameters<typeof createQuiz>[3] = {}) {
+  const { course, lessons } = await createCourse(handle.db, { instructor: teacher, priceFcfa: 0, lessons: [{}, {}] });
+  const quiz = await createQuiz(handle.db, teacher, course, {
+    required: true,
+    questions: [
+      {
+        type: "multiple_choice",
+        question: "Quelle est l'unité de la puissance ?",
+        options: ["Le volt", "Le watt", "L'ampère", "L'ohm"],
+        correctAnswer: "1",
+        explanation: "La puissance se mesure en watts.",
+      },
+      { type: "true_false", question: "Le soleil est une énergie renouvelable.", correctAnswer: "true" },
+      { type: "short_answer", question: "Quelle est la capitale du Mali ?", correctAnswer: "Tombouctou-secret" },
+    ],
+    ...overrides,
+  });
+  const learner = await createUser(handle.db);
+  await enrol(handle.db, learner, course);
+  const base = `/dashboard/formations/${course.slug}/quiz/${quiz.id}`;
+  const params = { slug: course.slug, quizId: String(quiz.id) };
+  return { course, lessons, quiz, learner, base, params };
+}
+
+async function start(learner: TestUser, base: string, params: Record<string, string>) {
+  const started = await call(quizAction, learner, base, { form: {}, params });
+  expect(started.status).toBe(303);
+  const attemptId = /\/tentatives\/(\d+)$/.exec(started.location ?? "")![1]!;
+  return { attemptId, path: `${base}/tentatives/${attemptId}`, attemptParams: { ...params, attemptId } };
+}
+
+describe("the way in", () => {
+  it("lists the quiz on the course home and under the last lesson, with the learner's standing", async () => {
+    const { course, lessons, quiz, learner } = await setting();
+    const home = (await call(courseLoader, learner, `/dashboard/formations/${course.slug}`, { params: { slug: course.slug } })).data as {
+      quizzes: Array<{ id: number; required: boolean; attemptsUsed: number }>;
+    };
+    expect(home.quizzes).toEqual([expect.objectContaining({ id: quiz.id, required: true, attemptsUsed: 0 })]);
+    const lessonPath = (id: number) => `/dashboard/formations/${course.slug}/lecons/${id}`;
+    const first = (
+      await call(lessonLoader, learner, lessonPath(lessons[0]!.id), { params: { slug: course.slug, lessonId: String(lessons[0]!.id) } })
+    ).data as { quizzes: unknown[] };
+    const last = (
+      await call(lessonLoader, learner, lessonPath(lessons[1]!.id), { params: { slug: course.slug, lessonId: String(lessons[1]!.id) } })
+    ).data as { quizzes: Array<{ id: number }> };
+    expect(first.quizzes).toEqual([]);
+    expect(last.quizzes.map((item) => item.id)).toEqual([quiz.id]);
+  });
+
+  it("sends someone who does not follow the course to its public page", async () => {
+    const { base, params, course } = await setting();
+    const stranger = await createUser(handle.db);
+    expect(await call(quizLoader, stranger, base, { params })).toMatchObject({ status: 302, location: `/formations/${course.slug}` });
+    expect(await call(quizAction, stranger, base, { form: {}, params })).toMatchObject({
+      status: 302,
+      location: `/formations/${course.slug}`,
+    });
+  });
+});
+
+describe("an attempt", () => {
+  it("never puts the right answers in the page before it is sent", async () => {
+    const { learner, base, params } = await setting();
+    const { path, attemptParams } = await start(learner, base, params);
+    const page = await call(attemptLoader, learner, path, { params: attemptParams });
+    const text = JSON.stringify(page.data);
+    expect((page.data as OpenPage).state).toBe("open");
+    expect(text).not.toContain("correctAnswer");
+    expect(text).not.toContain("Tombouctou-secret");
+    expect(text).not.toContain("La puissance se mesure en watts.");
+  });
+
+  it("keeps each answer as given (with or without JavaScript), so a reload loses nothing, then grades it on the server", async () => {
+    const { learner, base, params } = await setting();
+    const { path, attemptParams } = await start(learner, base, params);
+    const open = (await call(attemptLoader, learner, path, { params: attemptParams })).data as OpenPage;
+    const [qcm, trueFalse, short] = open.questions;
+    // With JavaScript: one answer at a time, no page change.
+    const saved = await call(attemptAction, learner, path, {
+      form: { intent: "save", js: "1", [`answers.${qcm!.id}`]: String(qcm!.options.indexOf("Le watt")) },
+      params: attemptParams,
+    });
+    expect(saved).toMatchObject({ status: 200, data: { ok: true } });
+    // Without JavaScript: the whole form, then back to the page.
+    const form = await call(attemptAction, learner, path, {
+      form: { intent: "save", [`answers.${trueFalse!.id}`]: "true", [`answers.${short!.id}`]: "  TOMBOUCTOU-secret " },
+      params: attemptParams,
+    });
+    expect(form).toMatchObject({ status: 303, location: path });
+    // A refused answer says why and keeps the others.
+    const forged = await call(attemptAction, learner, path, {
+      form: { intent: "save", js: "1", [`answers.${trueFalse!.id}`]: "peut-être" },
+      params: attemptParams,
+    });
+    expect(forged).toMatchObject({ status: 400, data: { ok: false, message: "Choisissez une des réponses proposées." } });
+
+    const reloaded = (await call(attemptLoader, learner, path, { params: attemptParams })).data as OpenPage;
+    expect(reloaded.answers).toEqual({
+      [qcm!.id]: String(qcm!.options.indexOf("Le watt")),
+      [trueFalse!.id]: "true",
+      [short!.id]: "  TOMBOUCTOU-secret ",
+    });
+
+    const sent = await call(attemptAction, learner, path, { form: { intent: "submit" }, params: attemptParams });
+    expect(sent).toMatchObject({ status: 303, location: path });
+    const graded = (await call(attemptLoader, learner, path, { params: attemptParams })).data as GradedPage;
+    expect(graded).toMatchObject({ state: "graded", attempt: { score: 100, passed: true } });
+    expect(graded.corrections![0]).toMatchObject({ correct: true, expected: "Le watt", explanation: "La puissance se mesure en watts." });
+    // A second submit changes nothing.
+    expect(await call(attemptAction, learner, path, { form: { intent: "submit" }, params: attemptParams })).toMatchObject({ status: 303 });
+    const after = (await call(attemptLoader, learner, path, { params: attemptParams })).data as GradedPage;
+    expect(after.attempt.score).toBe(100);
+  });
+
+  it("is nobody else's: another learner of the course gets a 404", async () => {
+    const { learner, base, params, course } = await setting();
+    const { path, attemptParams } = await start(learner, base, params);
+    const classmate = await createUser(handle.db);
+    await enrol(handle.db, classmate, course);
+    expect((await call(attemptLoader, classmate, path, { params: attemptParams })).status).toBe(404);
+    expect((await call(attemptAction, classmate, path, { form: { intent: "submit" }, params: attemptParams })).status).toBe(404);
+  });
+
+  it("refuses an answer after the deadline and shows the attempt graded on what was saved", async () => {
+    const { learner, base, params } = await setting({ timeLimitMinutes: 5 });
+    const { path, attemptParams, attemptId } = await start(learner, base, params);
+    const open = (await call(attemptLoader, learner, path, { params: attemptParams })).data as OpenPage;
+    expect(open.secondsLeft).toBeGreaterThan(290);
+    await call(attemptAction, learner, path, {
+      form: { intent: "save", js: "1", [`answers.${open.questions[1]!.id}`]: "true" },
+      params: attemptParams,
+    });
+    // The deadline passes (moved into the past, as the clock would).
+    await handle.db
+      .update(quizAttempts)
+      .set({ deadlineAt: new Date(Date.now() - 1000) })
+      .where(eq(quizAttempts.id, Number(attemptId)));
+    const late = await call(attemptAction, learner, path, {
+      form: { intent: "save", js: "1", [`answers.${open.questions[0]!.id}`]: "1" },
+      params: attemptParams,
+    });
+    expect(late).toMatchObject({ status: 409, data: { ok: false, closed: true } });
+    const graded = (await call(attemptLoader, learner, path, { params: attemptParams })).data as GradedPage;
+    expect(graded.state).toBe("graded");
+    expect(graded.attempt.score).toBeCloseTo(33.33, 2);
+  });
+
+  it("stops at the attempts limit with a clear message", async () => {
+    const { learner, base, params } = await setting({ maxAttempts: 1 });
+    const { path, attemptParams } = await start(learner, base, params);
+    await call(attemptAction, learner, path, { form: { intent: "submit" }, params: attemptParams });
+    const again = await call(quizAction, learner, base, { form: {}, params });
+    expect(again).toMatchObject({ status: 303, location: base });
+    const page = (await call(quizLoader, learner, base, { params })).data as { attemptsLeft: number };
+    expect(page.attemptsLeft).toBe(0);
+  });
+});

@@ -1,0 +1,37 @@
+/** A trial's teaching data: the demo teacher's screens show real figures on first start, and a restart adds nothing. */
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { DatabaseHandle } from "~/.server/db/client";
+import { liveSessions, users } from "~/.server/db/schema";
+import { seedDatabase } from "~/.server/db/seed";
+import { listManagedSessions } from "~/.server/live-sessions";
+import { getTeacherDashboard, listTeacherStudents } from "~/.server/reports";
+import { getPayoutDetails } from "~/.server/teaching";
+import { createTestDatabase } from "../setup/db";
+
+let handle: DatabaseHandle;
+beforeAll(async () => {
+  handle = await createTestDatabase({ seed: false });
+  await seedDatabase(handle.db, { demoAccounts: true });
+});
+afterAll(async () => handle?.close());
+
+it("gives the demo teacher courses, learners at various stages, and sessions coming, past and cancelled", async () => {
+  const [row] = await handle.db.select({ id: users.id, role: users.role }).from(users).where(eq(users.email, "enseignant@campus.test"));
+  const teacher = { id: row!.id, role: "teacher" as const };
+  const { cards } = await getTeacherDashboard(handle.db, teacher);
+  expect(cards.courses).toBe(3);
+  expect(cards.activeStudents).toBeGreaterThan(0);
+  expect(cards.completed).toBeGreaterThan(0);
+  const statuses = new Set((await listTeacherStudents(handle.db, teacher)).map((student) => student.status));
+  expect([...statuses].sort()).toEqual(["active", "completed", "pending_payment"]);
+  const sessions = await listManagedSessions(handle.db, teacher);
+  expect(sessions.upcoming.length).toBe(3);
+  expect(sessions.past.some((session) => session.attended > 0)).toBe(true);
+  expect(sessions.past.some((session) => session.status === "cancelled")).toBe(true);
+  expect(await getPayoutDetails(handle.db, teacher, teacher.id)).toMatchObject({ method: "mobile_money" });
+
+  const before = await handle.db.$count(liveSessions);
+  await seedDatabase(handle.db, { demoAccounts: true });
+  expect(await handle.db.$count(liveSessions)).toBe(before);
+});

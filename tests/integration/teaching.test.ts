@@ -1,0 +1,119 @@
+/** A teacher's settings: bio and payout details, who may read them (finance reads them for commissions). */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "~/.server/db/client";
+import { getEmailPreferences } from "~/.server/notifications";
+import { getPayoutDetails, getPublicTeacherProfile, getTeacherProfile, listPayoutDetails, saveTeacherProfile } from "~/.server/teaching";
+import { action as settingsAction, loader as settingsLoader } from "~/routes/teacher/settings";
+import { createUser, type TestUser } from "../factories";
+import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
+import { createTestDatabase } from "../setup/db";
+import { routeOutcome } from "../setup/routes";
+
+let handle: DatabaseHandle;
+let teacher: TestUser;
+let other: TestUser;
+let admin: TestUser;
+
+beforeAll(async () => {
+  handle = await createTestDatabase({ seed: false });
+  teacher = await createUser(handle.db, { role: "teacher" });
+  other = await createUser(handle.db, { role: "teacher" });
+  admin = await createUser(handle.db, { role: "admin" });
+});
+afterAll(async () => handle?.close());
+
+describe("teacher settings", () => {
+  it("saves a bio and a mobile-money number, read back in E.164, by the teacher and an admin only", async () => {
+    await saveTeacherProfile(handle.db, teacher, {
+      bio: "Ingénieur réseau, 10 ans d'expérience.",
+      payoutMethod: "mobile_money",
+      mobileMoneyOperator: "orange_money",
+      mobileMoneyNumber: "76 12 34 56",
+    });
+    expect(await getTeacherProfile(handle.db, teacher)).toMatchObject({
+      bio: "Ingénieur réseau, 10 ans d'expérience.",
+      payout: { method: "mobile_money", operator: "orange_money", number: "+22376123456" },
+    });
+    expect(await getPayoutDetails(handle.db, admin, teacher.id)).toMatchObject({ method: "mobile_money", number: "+22376123456" });
+    await expect(getPayoutDetails(handle.db, other, teacher.id)).rejects.toMatchObject({ code: "not_found" });
+    await expect(saveTeacherProfile(handle.db, other, { bio: "pirate" }, new Date(), teacher.id)).rejects.toMatchObject({
+      code: "not_found",
+    });
+    expect([...(await listPayoutDetails(handle.db, admin, [teacher.id, other.id])).keys()]).toEqual([teacher.id]);
+    await expect(listPayoutDetails(handle.db, teacher, [teacher.id])).rejects.toMatchObject({ code: "forbidden" });
+  });
+
+  it("switches to bank details (the mobile-money fields are cleared) and refuses incomplete ones with a message per field", async () => {
+    await expect(saveTeacherProfile(handle.db, teacher, { payoutMethod: "bank", bankName: "BDM" })).rejects.toMatchObject({
+      code: "invalid",
+      fieldErrors: { bankAccountHolder: expect.any(String), bankAccountNumber: expect.any(String) },
+    });
+    await expect(saveTeacherProfile(handle.db, teacher, { payoutMethod: "mobile_money", mobileMoneyNumber: "" })).rejects.toMatchObject({
+      fieldErrors: { mobileMoneyOperator: expect.any(String), mobileMoneyNumber: expect.any(String) },
+    });
+    await saveTeacherProfile(handle.db, teacher, {
+      payoutMethod: "bank",
+      bankName: "Banque de Développement du Mali",
+      bankAccountHolder: "Seydou Traoré",
+      bankAccountNumber: "ml04 3010 1000 0123 4567 8901 23",
+    });
+    expect(await getPayoutDetails(handle.db, teacher, teacher.id)).toMatchObject({
+      method: "bank",
+      accountNumber: "ML043010100001234567890123",
+    });
+  });
+});
+
+describe("/teacher/settings", () => {
+  function call(run: (args: never) => Promise<unknown>, user: TestUser, form?: URLSearchParams) {
+    const request = new Request(`${TEST_PUBLIC_URL}/teacher/settings`, form ? { method: "POST", body: form } : {});
+    const context = routerContext(handle.db, createTestAuth(handle.db), {
+      user: { ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" },
+    });
+    return routeOutcome(() => run({ request, params: {}, context } as never));
+  }
+
+  it("saves the bio and payout details, keeps what was typed when refused, and shows the bio on course pages", async () => {
+    const teacher = await createUser(handle.db, { role: "teacher", firstName: "Seydou", lastName: "Traoré" });
+    const refused = await call(
+      settingsAction,
+      teacher,
+      new URLSearchParams({ intent: "profile", bio: "Bonjour", payoutMethod: "mobile_money", mobileMoneyNumber: "" }),
+    );
+    expect(refused).toMatchObject({
+      status: 400,
+      data: { values: { bio: "Bonjour" }, fieldErrors: { mobileMoneyOperator: "Choisissez l'opérateur." } },
+    });
+    const saved = await call(
+      settingsAction,
+      teacher,
+      new URLSearchParams({
+        intent: "profile",
+        bio: "Formateur en énergie solaire.",
+        payoutMethod: "mobile_money",
+        mobileMoneyOperator: "wave",
+        mobileMoneyNumber: "+223 76 00 11 22",
+      }),
+    );
+    expect(saved).toMatchObject({ status: 303, location: "/teacher/settings" });
+    expect((await call(settingsLoader, teacher)).data).toMatchObject({
+      values: {
+        bio: "Formateur en énergie solaire.",
+        payoutMethod: "mobile_money",
+        mobileMoneyOperator: "wave",
+        mobileMoneyNumber: "+22376001122",
+      },
+    });
+    expect(await getPublicTeacherProfile(handle.db, teacher.id)).toEqual({ name: "Seydou Traoré", bio: "Formateur en énergie solaire." });
+  });
+
+  it("saves the e-mail choices: an unticked kind is switched off", async () => {
+    const teacher = await createUser(handle.db, { role: "teacher" });
+    const form = new URLSearchParams({ intent: "notifications" });
+    form.append("email", "session_starting");
+    await call(settingsAction, teacher, form);
+    const preferences = await getEmailPreferences(handle.db, teacher);
+    expect(preferences.session_starting).toBe(true);
+    expect(preferences.session_scheduled).toBe(false);
+  });
+});
