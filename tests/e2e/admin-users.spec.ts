@@ -66,12 +66,12 @@ test("the page: stat cards from the database, search, role filter, and no seriou
   await page.goto("/admin/users");
   await expect(page.getByRole("heading", { level: 1, name: "Gestion des Utilisateurs" })).toBeVisible();
   const stats = page.getByRole("region", { name: "Statistiques des utilisateurs" });
-  // The development seed: one admin, one teacher, one student.
+  // The development seed: one admin, one teacher, the demo student and the teacher's four learners.
   await expect(stats).toContainText("Total utilisateurs7");
   await expect(stats).toContainText("Étudiants5");
   await expect(stats).toContainText("Enseignants1");
   await expect(stats).toContainText("Administrateurs1");
-  await expect(usersTable(page).locator("tbody tr")).toHaveCount(3);
+  await expect(usersTable(page).locator("tbody tr")).toHaveCount(7);
   await expectNoSeriousA11yViolations(page);
 
   await searchFor(page, "KEÏTA");

@@ -115,6 +115,7 @@ test("a screen not built yet says so clearly, with status 200 and a way back", a
   await page.getByRole("link", { name: "Retour au portail enseignant" }).click();
   await expect(page).toHaveURL(/\/teacher$/);
   // The course creator is for teachers: a student goes back to the dashboard.
+  await page.context().clearCookies();
   await signInAs(page, "student");
   await page.goto("/dashboard/course-creator");
   await expect(page).toHaveURL(/\/dashboard$/);
