@@ -89,7 +89,9 @@ export default [
     route("rapports/:id/:format", "routes/admin/rapport-fichier.ts"),
     route("forum", "routes/admin/forum-signalements.tsx"),
     route("certificates", "routes/admin/certificates.tsx"),
-    route("analytics", "routes/shell/coming-soon.tsx", { id: "admin/analytics" }),
+    // Advanced analytics: the period changes every figure; "Exporter" gives them all as JSON.
+    route("analytics", "routes/admin/analytics.tsx"),
+    route("analytics/export", "routes/admin/analytics-export.ts"),
   ]),
   route("teacher", "routes/teacher/layout.tsx", [
     index("routes/teacher/index.tsx"),

@@ -148,16 +148,10 @@ export interface UpcomingScreen {
   back: { label: string; to: string };
 }
 
-const backToAdmin = { label: "Retour à la gestion des utilisateurs", to: "/admin/users" };
 const backToTeacher = { label: "Retour au portail enseignant", to: "/teacher" };
 
 /** What each screen not built yet will hold, keyed by route path (without the leading slash). */
 export const upcomingScreens: Record<string, UpcomingScreen> = {
-  "admin/analytics": {
-    title: "Analytics",
-    description: "L'évolution des inscriptions, des revenus et de l'achèvement des cours, par période.",
-    back: backToAdmin,
-  },
   "teacher/content": {
     title: "Gérer Contenus",
     description: "Les vidéos, documents PDF et exercices de vos leçons, téléversés et organisés au même endroit.",

@@ -55,7 +55,7 @@ test.describe("student/admin shell", () => {
     await expect(nav.getByRole("link", { name: "Portail Enseignant" })).toHaveCount(0);
     await nav.getByRole("link", { name: "Analytics" }).click();
     await expect(page).toHaveURL(/\/admin\/analytics$/);
-    await expect(page.getByText("Bientôt disponible", { exact: true })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Analytics avancées" })).toBeVisible();
     await expect(nav.getByRole("link", { name: "Analytics" })).toHaveAttribute("aria-current", "page");
     await expectNoSeriousA11yViolations(page);
   });

@@ -30,7 +30,8 @@ function assertAdmin(actor: Actor) {
   if (!canManageFinance(actor)) throw AppError.forbidden("Réservé aux administrateurs.");
 }
 
-const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+/** A date as a SQL timestamptz parameter. */
+export const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 /** A figure now and over the previous period, and its change in percent (null when there was nothing before). */
 export interface Trend {
@@ -120,7 +121,8 @@ export interface FinanceSummary {
   netMargin: number | null;
 }
 
-async function collected(db: Database, from: Date, to: Date): Promise<number> {
+/** Payments completed between `from` and `to`, refunded since included: what came in. */
+export async function collected(db: Database, from: Date, to: Date): Promise<number> {
   const [row] = await queryRows<{ total: number }>(
     db,
     sql`select coalesce(sum(amount), 0)::float8 as total from payments
@@ -212,11 +214,14 @@ export interface Breakdown {
   count: number;
 }
 
-/** Revenue of the period by payment method, by course category, and enrolments by level. */
+/**
+ * Revenue of the period by payment method and by course category, enrolments opened in it by
+ * level and by category, and accounts by role.
+ */
 export async function getBreakdowns(db: Database, admin: Actor, window: Window) {
   assertAdmin(admin);
   const { from, to } = window;
-  const [methods, categories, levels, roles] = await Promise.all([
+  const [methods, categories, levels, roles, enrolmentCategories] = await Promise.all([
     queryRows<{ label: string; value: number; count: number }>(
       db,
       sql`select method::text as label, sum(amount)::float8 as value, count(*)::int as count from payments
@@ -239,9 +244,21 @@ export async function getBreakdowns(db: Database, admin: Actor, window: Window) 
       db,
       sql`select role as label, count(*)::float8 as value, count(*)::int as count from users group by 1 order by 2 desc`,
     ),
+    queryRows<{ label: string; value: number; count: number }>(
+      db,
+      sql`select cat.name as label, count(*)::float8 as value, count(*)::int as count
+        from enrolments e join courses c on c.id = e.course_id join categories cat on cat.id = c.category_id
+        where e.activated_at >= ${ts(from)} and e.activated_at < ${ts(to)} group by 1, cat.position order by 2 desc, cat.position`,
+    ),
   ]);
   const clean = (rows: Breakdown[]) => rows.map((row) => ({ label: row.label, value: Number(row.value), count: Number(row.count) }));
-  return { methods: clean(methods), categories: clean(categories), levels: clean(levels), roles: clean(roles) };
+  return {
+    methods: clean(methods),
+    categories: clean(categories),
+    levels: clean(levels),
+    roles: clean(roles),
+    enrolmentCategories: clean(enrolmentCategories),
+  };
 }
 
 export interface TopCourse {

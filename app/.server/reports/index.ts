@@ -41,4 +41,13 @@ export {
   type Trend,
   type Window,
 } from "./admin";
+export {
+  getAdvancedAnalytics,
+  paymentMethodOrder,
+  PROJECTION_BASIS_MONTHS,
+  PROJECTION_MIN_MONTHS,
+  type AdvancedAnalytics,
+  type Projection,
+  type TimelineBucket,
+} from "./admin-analytics";
 export { buildReport, isReportKind, reportKinds, type ReportKind } from "./documents";
