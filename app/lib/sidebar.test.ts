@@ -8,7 +8,7 @@ const labels = (groups: ReturnType<typeof mainNavigation>) =>
 describe("mainNavigation", () => {
   it("shows the admin group only to admins and the teacher group only to teachers", () => {
     expect(labels(mainNavigation("user"))).toEqual([
-      [null, ["Tableau de Bord", "Mon Profil", "Mes Formations", "Mes paiements", "Forum", "Messagerie", "Certificats"]],
+      [null, ["Tableau de Bord", "Mon Profil", "Mes Formations", "Mes paiements", "Forum", "Messagerie", "Certificats", "Téléchargements"]],
     ]);
     expect(labels(mainNavigation("admin")).map(([label]) => label)).toEqual([null, "Administration"]);
     expect(labels(mainNavigation("teacher")).map(([label]) => label)).toEqual([null, "Enseignement"]);

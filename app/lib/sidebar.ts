@@ -25,7 +25,8 @@ export type NavIcon =
   | "quiz"
   | "content"
   | "schedule"
-  | "settings";
+  | "settings"
+  | "downloads";
 
 export interface NavItem {
   label: string;
@@ -55,6 +56,7 @@ export function mainNavigation(role: Role | null | undefined): NavGroup[] {
         { label: "Forum", to: "/dashboard/forum", icon: "forum" },
         { label: "Messagerie", to: "/dashboard/messages", icon: "messages" },
         { label: "Certificats", to: "/dashboard/certificates", icon: "certificates" },
+        { label: "Téléchargements", to: "/dashboard/telechargements", icon: "downloads" },
       ],
     },
   ];

@@ -3,6 +3,7 @@ import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
 import { registerRoute, setCatchHandler } from "workbox-routing";
 import { CacheFirst } from "workbox-strategies";
+import { OFFLINE_CACHE_PREFIX } from "../lib/offline/names";
 
 /**
  * Campus's service worker (issue 13), built with Workbox at `npm run build` (vite.config.ts,
@@ -10,9 +11,12 @@ import { CacheFirst } from "workbox-strategies";
  * - precached: the app shell (stylesheets, the framework and entry scripts), the icons and the
  *   French offline page, so that the app opens and says so without a network;
  * - hashed assets (/assets/*, never changing content) kept as they are used;
- * - a page that cannot load (offline) shows the offline page.
- * Nothing personal is cached here: signing out also clears every cache (Clear-Site-Data, and the
- * sign-out form itself), so nothing of one learner is ever shown to the next on a shared phone.
+ * - lessons the learner downloaded ("Télécharger pour hors ligne", app/lib/offline/store.ts, in
+ *   their own cache "campus-hors-ligne-<id>"): pages and their data answer from there when the
+ *   network is not, videos and documents answer from there first (seekable: Range requests);
+ * - any other page that cannot load (offline) shows the offline page.
+ * Signing out clears every cache (Clear-Site-Data), so nothing of one learner is ever shown to the
+ * next on a shared phone.
  */
 declare const self: ServiceWorkerGlobalScope;
 declare const __CAMPUS_PRECACHE__: { url: string; revision: string | null }[];
@@ -33,12 +37,86 @@ registerRoute(
   }),
 );
 
-// Pages go to the network as usual; when it is not there, the offline page answers.
+/** A downloaded lesson's page, data, video or document, from the learner's offline cache. */
+async function matchDownloaded(request: Request | string, ignoreSearch = false): Promise<Response | undefined> {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith(OFFLINE_CACHE_PREFIX)) continue;
+    const found = await (await caches.open(name)).match(request, { ignoreSearch, ignoreVary: true });
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * A stored whole file answering a Range request (how a <video> reads and seeks): the asked bytes
+ * as a 206, or 416 when they lie outside it.
+ */
+async function withRange(request: Request, response: Response): Promise<Response> {
+  const range = request.headers.get("range");
+  if (!range) return response;
+  const blob = await response.blob();
+  const match = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
+  let start = 0;
+  let end = blob.size - 1;
+  if (match && match[1] === "" && match[2] !== "") start = Math.max(0, blob.size - Number(match[2]));
+  else if (match && match[1] !== "") {
+    start = Number(match[1]);
+    if (match[2] !== "") end = Math.min(Number(match[2]), blob.size - 1);
+  }
+  if (!match || start > end) return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${blob.size}` } });
+  const headers = new Headers(response.headers);
+  headers.set("Content-Range", `bytes ${start}-${end}/${blob.size}`);
+  headers.set("Content-Length", String(end - start + 1));
+  return new Response(blob.slice(start, end + 1), { status: 206, statusText: "Partial Content", headers });
+}
+
+// Files (/fichiers/*): a downloaded video or document from the phone first (no data spent), else
+// the network; without a network, another stored version of the same video will do.
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname.startsWith("/fichiers/"),
+  async ({ request }) => {
+    const stored = await matchDownloaded(request.url);
+    if (stored) return withRange(request, stored);
+    try {
+      return await fetch(request);
+    } catch (error) {
+      const other = await matchDownloaded(request.url, true);
+      if (other) return withRange(request, other);
+      throw error;
+    }
+  },
+);
+
+// A page's data for an in-app navigation (React Router's "/path.data"): the network, else the
+// downloaded copy (whatever the query: it holds every route's data).
+registerRoute(
+  ({ url, request }) => url.origin === self.location.origin && url.pathname.endsWith(".data") && request.method === "GET",
+  async ({ request }) => {
+    try {
+      return await fetch(request);
+    } catch (error) {
+      const stored = await matchDownloaded(new URL(request.url).pathname);
+      if (stored) return stored;
+      throw error;
+    }
+  },
+);
+
+// Pages go to the network as usual; when it is not there, a downloaded copy answers (whatever the
+// query, such as ?qualite=), or the offline page.
 setCatchHandler(async ({ request }) => {
   if (request.mode === "navigate") return (await matchPrecache(OFFLINE_PAGE)) ?? Response.error();
   return Response.error();
 });
 registerRoute(
   ({ request }) => request.mode === "navigate",
-  async ({ request }) => fetch(request),
+  async ({ request }) => {
+    try {
+      return await fetch(request);
+    } catch (error) {
+      const stored = await matchDownloaded(new URL(request.url).pathname);
+      if (stored) return stored;
+      throw error;
+    }
+  },
 );

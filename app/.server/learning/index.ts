@@ -19,6 +19,7 @@ export {
 } from "./enrolments";
 export { COMPLETION_CHECK_QUEUE, requestCompletionCheck, type CompletionCheck } from "./completion";
 export { getReadableFile } from "./file-access";
+export { getOfflinePlan, recordOfflineProgress, type OfflinePlan } from "./offline";
 export {
   getLearnerCourse,
   getLessonForViewer,

@@ -190,18 +190,21 @@ async function learnerEnrolment(db: Database, actor: Actor, lessonId: number): P
   return row ?? null;
 }
 
-/** "Marquer comme terminé" (or undo it): the lesson's state, then the course's progress. */
-export async function setLessonDone(db: Database, actor: Actor, lessonId: number, done: boolean, now = new Date()) {
+/**
+ * "Marquer comme terminé" (or undo it): the lesson's state, then the course's progress. `doneAt`
+ * is when the learner pressed it, if earlier than now (kept offline on their phone).
+ */
+export async function setLessonDone(db: Database, actor: Actor, lessonId: number, done: boolean, now = new Date(), doneAt = now) {
   return db.transaction(async (tx) => {
     const found = await learnerEnrolment(tx, actor, lessonId);
     if (!found) throw closed("not_enrolled");
     await tx
       .insert(lessonProgress)
-      .values({ enrolmentId: found.enrolment.id, lessonId, completedAt: done ? now : null, updatedAt: now })
+      .values({ enrolmentId: found.enrolment.id, lessonId, completedAt: done ? doneAt : null, updatedAt: now })
       .onConflictDoUpdate({
         target: [lessonProgress.enrolmentId, lessonProgress.lessonId],
         // Marking a done lesson done again keeps its first date.
-        set: { completedAt: done ? sql`coalesce(${lessonProgress.completedAt}, ${now})` : null, updatedAt: now },
+        set: { completedAt: done ? sql`coalesce(${lessonProgress.completedAt}, ${doneAt})` : null, updatedAt: now },
       });
     await tx.update(enrolments).set({ lastLessonId: lessonId, updatedAt: now }).where(eq(enrolments.id, found.enrolment.id));
     const enrolment = await recomputeProgress(tx, found.enrolment.id, now);

@@ -42,8 +42,8 @@ export function LearnerQuizList({ slug, quizzes }: { slug: string; quizzes: Lear
               <p className="font-semibold text-slate-900">{quiz.title}</p>
               <p className="text-sm text-slate-600">
                 {plural(quiz.questionCount, "question", "questions")}
-                {quiz.timeLimitMinutes !== null ? ` · ${quiz.timeLimitMinutes} min` : ""} · score requis {formatPercent(quiz.passingScore)}{" "}
-                · {plural(Math.max(0, left), "tentative restante", "tentatives restantes")}
+                {quiz.timeLimitMinutes !== null ? ` · ${quiz.timeLimitMinutes} min, avec une connexion (pas hors ligne)` : ""} · score
+                requis {formatPercent(quiz.passingScore)} · {plural(Math.max(0, left), "tentative restante", "tentatives restantes")}
               </p>
               <p className="mt-1 flex flex-wrap gap-2">
                 {quiz.required ? <Badge tone="amber">Obligatoire</Badge> : null}

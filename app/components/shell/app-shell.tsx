@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { GraduationCap, LogOut, Menu, PanelLeftClose, PanelLeftOpen, Search, X } from "lucide-react";
+import { OfflineSync } from "~/components/offline/offline-sync";
 import { NotificationBell } from "~/components/notifications/notification-bell";
 import { RealtimeProvider } from "~/components/realtime/realtime";
 import { Avatar } from "~/components/ui/avatar";
@@ -233,6 +234,7 @@ export function AppShell({ kind, user, navigation, collapsed: initialCollapsed, 
 
             <main id="contenu" tabIndex={-1} className="flex-1 p-4 focus:outline-none sm:p-6 lg:p-8">
               <NoScriptToast toast={toast} />
+              <OfflineSync userId={user.id} />
               {children}
             </main>
           </div>

@@ -5,6 +5,7 @@ import {
   ChartColumn,
   CirclePlus,
   ClipboardCheck,
+  CloudDownload,
   FolderOpen,
   GraduationCap,
   LayoutDashboard,
@@ -44,6 +45,7 @@ const icons: Record<NavIcon, LucideIcon> = {
   content: FolderOpen,
   schedule: CalendarClock,
   settings: Settings,
+  downloads: CloudDownload,
 };
 
 export function NavIconGlyph({ icon, className = "size-5 shrink-0" }: { icon: NavIcon; className?: string }) {

@@ -6,6 +6,7 @@ import { listLearnerSessions } from "~/.server/live-sessions";
 import { listLearnerQuizzes } from "~/.server/quizzes";
 import { CourseOutline } from "~/components/learning/course-outline";
 import { LearnerSessions } from "~/components/live-sessions/learner-sessions";
+import { OfflineDownload } from "~/components/offline/offline-download";
 import { LearnerQuizList } from "~/components/quizzes/learner-quiz-list";
 import { ProgressBar } from "~/components/learning/progress-bar";
 import { Badge } from "~/components/ui/badge";
@@ -25,6 +26,7 @@ export async function loader(args: Route.LoaderArgs) {
   const quizzes = enrolment ? await listLearnerQuizzes(db, user, course.id) : [];
   const sessions = await listLearnerSessions(db, user, now, { courseId: course.id, limit: 5 });
   return {
+    userId: user.id,
     sessions: sessions.map(learnerSessionView),
     course: {
       slug: course.slug,
@@ -47,7 +49,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? l
 
 /** A followed course's home: progress, "Continuer", the next live session, the lessons. */
 export default function LearnerCoursePage({ loaderData }: Route.ComponentProps) {
-  const { course, sessions, nextLive, progress, completed, lessons, resumeHref, started, quizzes } = loaderData;
+  const { userId, course, sessions, nextLive, progress, completed, lessons, resumeHref, started, quizzes } = loaderData;
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <div>
@@ -123,6 +125,8 @@ export default function LearnerCoursePage({ loaderData }: Route.ComponentProps) 
           <LearnerQuizList slug={course.slug} quizzes={quizzes} />
         </section>
       ) : null}
+
+      {progress !== null && lessons.length > 0 ? <OfflineDownload userId={userId} slug={course.slug} defaultChoice="low" /> : null}
 
       {lessons.length > 0 ? (
         <section aria-labelledby="sommaire" className="space-y-3">

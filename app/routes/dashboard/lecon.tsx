@@ -1,5 +1,5 @@
-import { ArrowLeft, ArrowRight, CircleCheck } from "lucide-react";
-import { useEffect, useRef, type RefObject } from "react";
+import { ArrowLeft, ArrowRight, CircleCheck, CloudUpload } from "lucide-react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import { Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
@@ -10,8 +10,12 @@ import { redirectWithToast } from "~/.server/toast";
 import { CourseOutline } from "~/components/learning/course-outline";
 import { ProgressBar } from "~/components/learning/progress-bar";
 import { LessonBody } from "~/components/learning/lesson-body";
+import { OfflineDownload } from "~/components/offline/offline-download";
+import { usePendingProgress } from "~/components/offline/offline-sync";
 import { LearnerQuizList } from "~/components/quizzes/learner-quiz-list";
+import { Alert } from "~/components/ui/alert";
 import { buttonClasses } from "~/components/ui/button";
+import { queueProgress } from "~/lib/offline/outbox";
 import { choiceOfParam, chooseVideo } from "~/lib/video-quality";
 import { asLearner } from "./learner-access.server";
 import type { Route } from "./+types/lecon";
@@ -36,6 +40,7 @@ export async function loader(args: Route.LoaderArgs) {
   const asked = choiceOfParam(args.url.searchParams.get("qualite"));
   const saveData = dataSaver || args.request.headers.get("save-data")?.toLowerCase() === "on";
   return {
+    userId: user.id,
     player: lesson.video ? { initial: chooseVideo(lesson.video, { asked, saveData }), explicit: asked !== null, dataSaver } : null,
     course: { slug: course.slug, title: course.title },
     progress: enrolment?.progress ?? null,
@@ -83,11 +88,15 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
 
 const SAVE_EVERY_SECONDS = 10;
 
+type LessonRef = { userId: string; slug: string; lessonId: number; title: string };
+
 /**
  * Keeps where the video stopped, so that "Continuer" resumes there: every few seconds of play, on
- * pause, and when the page is left (a beacon, which survives the page closing).
+ * pause, and when the page is left (a beacon, which survives the page closing). Without a network
+ * the position waits on the phone (app/lib/offline/outbox.ts) and is sent when it returns.
  */
-function usePositionSaving(video: RefObject<HTMLVideoElement | null>, url: string, enabled: boolean) {
+function usePositionSaving(video: RefObject<HTMLVideoElement | null>, url: string, enabled: boolean, lesson: LessonRef) {
+  const { userId, slug, lessonId, title } = lesson;
   useEffect(() => {
     const element = video.current;
     if (!element || !enabled) return;
@@ -97,18 +106,25 @@ function usePositionSaving(video: RefObject<HTMLVideoElement | null>, url: strin
       form.set("seconds", String(Math.floor(element.currentTime)));
       return form;
     };
+    const keep = (seconds: number) => queueProgress({ userId, slug, lessonId, title, seconds });
     const save = (force: boolean) => {
       const seconds = Math.floor(element.currentTime);
       if (!force && Math.abs(seconds - saved) < SAVE_EVERY_SECONDS) return;
       saved = seconds;
-      void fetch(url, { method: "POST", body: body(), keepalive: true }).catch(() => {});
+      if (!navigator.onLine) return keep(seconds);
+      void fetch(url, { method: "POST", body: body(), keepalive: true })
+        .then((response) => {
+          if (response.status >= 500) keep(seconds);
+        })
+        .catch(() => keep(seconds));
     };
     const onTime = () => save(false);
     const onPause = () => save(true);
     const onLeave = () => {
       if (document.visibilityState === "hidden" && Math.floor(element.currentTime) !== saved) {
         saved = Math.floor(element.currentTime);
-        navigator.sendBeacon(url, body());
+        if (navigator.onLine) navigator.sendBeacon(url, body());
+        else keep(saved);
       }
     };
     element.addEventListener("timeupdate", onTime);
@@ -121,18 +137,33 @@ function usePositionSaving(video: RefObject<HTMLVideoElement | null>, url: strin
       document.removeEventListener("visibilitychange", onLeave);
       window.removeEventListener("pagehide", onLeave);
     };
-  }, [video, url, enabled]);
+  }, [video, url, enabled, userId, slug, lessonId, title]);
 }
 
 export default function LessonPage({ loaderData }: Route.ComponentProps) {
-  const { course, progress, lessons, lesson, previous, next, quizzes } = loaderData;
+  const { userId, course, progress, lessons, lesson, previous, next, quizzes } = loaderData;
   const navigation = useNavigation();
   const marking = navigation.state !== "idle" && navigation.formMethod === "POST";
   const video = useRef<HTMLVideoElement>(null);
   const base = `/dashboard/formations/${course.slug}/lecons`;
   const learner = progress !== null;
-  usePositionSaving(video, `${base}/${lesson.id}/position`, learner && Boolean(lesson.video));
-  const doneCount = lessons.filter((item) => item.done).length;
+  const here = { userId, slug: course.slug, lessonId: lesson.id, title: lesson.title };
+  usePositionSaving(video, `${base}/${lesson.id}/position`, learner && Boolean(lesson.video), here);
+  const pending = usePendingProgress(userId);
+  const doneOffline = pending.some((entry) => entry.lessonId === lesson.id && entry.doneAt);
+  const [offlineMessage, setOfflineMessage] = useState<string | null>(null);
+  const doneCount = lessons.filter((item) => item.done || (item.id === lesson.id && doneOffline)).length;
+
+  /** Without a network, "Marquer comme terminé" waits on the phone; undoing it needs the network. */
+  function markOffline(event: React.FormEvent<HTMLFormElement>) {
+    if (navigator.onLine) return;
+    event.preventDefault();
+    const intent = ((event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null)?.value;
+    if (intent === "done") {
+      queueProgress({ ...here, doneAt: new Date().toISOString() });
+      setOfflineMessage(null);
+    } else setOfflineMessage("Vous êtes hors ligne : cette action demande une connexion.");
+  }
 
   return (
     <div className="mx-auto grid max-w-6xl gap-6 lg:grid-cols-[1fr_20rem]">
@@ -151,8 +182,18 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
         />
 
         {learner ? (
-          <Form method="post" className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-4">
-            {lesson.done ? (
+          <Form
+            method="post"
+            onSubmit={markOffline}
+            className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-4"
+          >
+            <Alert className="w-full">{offlineMessage}</Alert>
+            {doneOffline && !lesson.done ? (
+              <p className="flex items-center gap-2 font-semibold text-emerald-800">
+                <CloudUpload aria-hidden="true" className="size-5" />
+                Leçon terminée · envoi en attente du réseau
+              </p>
+            ) : lesson.done ? (
               <>
                 <p className="flex items-center gap-2 font-semibold text-emerald-800">
                   <CircleCheck aria-hidden="true" className="size-5" />
@@ -180,6 +221,10 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
             Aperçu enseignant : la progression n'est pas enregistrée.
           </p>
         )}
+
+        {learner ? (
+          <OfflineDownload userId={userId} slug={course.slug} lessonId={lesson.id} defaultChoice={loaderData.player?.initial ?? "low"} />
+        ) : null}
 
         {quizzes.length > 0 ? (
           <section aria-labelledby="quiz-lecon" className="space-y-3">
