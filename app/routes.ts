@@ -25,6 +25,7 @@ export default [
     route("conditions-utilisation", "routes/public/conditions-utilisation.tsx"),
     route("mentions-legales", "routes/public/mentions-legales.tsx"),
     route("newsletter", "routes/public/newsletter.tsx"),
+    route("newsletter/desinscription", "routes/public/newsletter-desinscription.tsx"),
     // Certificates: anyone verifies one (the QR code's URL, or the code typed in the form).
     route("certificats", "routes/public/certificats.tsx"),
     route("certificats/:code", "routes/public/certificat.tsx"),
@@ -91,6 +92,10 @@ export default [
     route("rapports", "routes/admin/rapports.tsx"),
     route("rapports/:id/:format", "routes/admin/rapport-fichier.ts"),
     route("forum", "routes/admin/forum-signalements.tsx"),
+    route("messages", "routes/admin/messages.tsx"),
+    route("messages/:id", "routes/admin/message.tsx"),
+    route("newsletter", "routes/admin/newsletter.tsx"),
+    route("newsletter/abonnes.csv", "routes/admin/newsletter-export.tsx"),
     route("certificates", "routes/admin/certificates.tsx"),
     // Advanced analytics: the period changes every figure; "Exporter" gives them all as JSON.
     route("analytics", "routes/admin/analytics.tsx"),

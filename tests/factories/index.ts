@@ -8,6 +8,7 @@
  *   const learner = await createUser(db);
  *   await enrol(db, learner, course);
  */
+export { createContactMessage, type ContactMessageOverrides } from "./contact";
 export { createCourse, type CourseOverrides, type LessonOverrides } from "./courses";
 export { createReply, createThread } from "./forum";
 export { enrol } from "./learning";

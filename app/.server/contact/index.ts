@@ -4,6 +4,7 @@ import { contactSchema } from "~/lib/contact-schema";
 import type { Database } from "../db/client";
 import { contactMessages } from "../db/schema";
 import { consumeRateLimit, formatRetryAfter } from "../rate-limit";
+import { queueNewMessageNotice } from "./inbox";
 
 /**
  * Messages accepted per hour: 5 per e-mail address, and 20 per IP address (higher, because Malian
@@ -44,6 +45,7 @@ export function rateLimitMessage(retryAfterSeconds: number): string {
  * - Input is validated with the schema the browser uses; errors come back per field, in French.
  * - At most CONTACT_RATE_LIMITS messages per IP address and per e-mail address.
  * - The text is stored as typed (markup included); pages render it escaped.
+ * - The institute's address is told of it by e-mail (queued in the same transaction).
  */
 export async function sendContactMessage(
   db: Database,
@@ -75,19 +77,41 @@ export async function sendContactMessage(
     return { ok: false, reason: "rate-limited", message: rateLimitMessage(retryAfterSeconds), retryAfterSeconds, values };
   }
 
-  await db.insert(contactMessages).values({
-    name: data.name,
-    email: data.email,
-    phone: data.phone ?? null,
-    subject: data.subject,
-    message: data.message,
-    interest: data.interest ?? null,
-    ipAddress: options.ip,
+  await db.transaction(async (tx) => {
+    const [stored] = await tx
+      .insert(contactMessages)
+      .values({
+        name: data.name,
+        email: data.email,
+        phone: data.phone ?? null,
+        subject: data.subject,
+        message: data.message,
+        interest: data.interest ?? null,
+        ipAddress: options.ip,
+        ...(options.now ? { createdAt: options.now } : {}),
+      })
+      .returning({ id: contactMessages.id });
+    // The institute's address is told by e-mail (the "contact.mail" queue).
+    await queueNewMessageNotice(tx, stored!.id, options.now);
   });
   return { ok: true };
 }
 
-/** The most recent messages first (for the administrators' inbox, and tests). */
+export {
+  CONTACT_MAIL_QUEUE,
+  contactMailQueue,
+  getInboxMessage,
+  listInbox,
+  parseInboxFilters,
+  replyToMessage,
+  sendContactMail,
+  setMessageArchived,
+  type ContactMailJob,
+  type InboxFilters,
+} from "./inbox";
+export { canManageInbox } from "./policy";
+
+/** The most recent messages first (tests). */
 export async function listContactMessages(db: Database, options: { limit?: number } = {}) {
   return db.query.contactMessages.findMany({
     orderBy: (message, { desc }) => [desc(message.createdAt), desc(message.id)],

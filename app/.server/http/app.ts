@@ -22,7 +22,9 @@ import { createSessionCache, followSessionChanges } from "../auth/session-cache"
 import { attachReferenceCache } from "../cache";
 import { forumTopicRules } from "../forum";
 import { messagingTopicRules } from "../messaging";
+import { contactMailQueue } from "../contact";
 import { createJobService, type JobService } from "../jobs";
+import { newsletterQueue } from "../newsletter";
 import { sendSessionReminder, SESSION_REMINDER_QUEUE, type SessionReminderJob } from "../live-sessions";
 import { issueCertificateIfComplete, type Certificates } from "../certificates";
 import { COMPLETION_CHECK_QUEUE, type CompletionCheck } from "../learning";
@@ -307,6 +309,10 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
         queue: SESSION_REMINDER_QUEUE,
         run: (payload: SessionReminderJob, { now }) => sendSessionReminder(db.db, payload, now()),
       },
+      // The contact inbox: the institute told of a new message, an administrator's answer sent.
+      contactMailQueue({ db: db.db, mailEnv: campusAuth.mailEnv, publicUrl: env.PUBLIC_URL }),
+      // A newsletter, in batches, each subscriber once, with a signed one-click unsubscribe link.
+      newsletterQueue({ db: db.db, mailEnv: campusAuth.mailEnv, publicUrl: env.PUBLIC_URL, secret: campusAuth.settings.secret }),
       // A notification's e-mail (important kinds, or as the person chose), once.
       {
         queue: NOTIFICATION_EMAIL_QUEUE,

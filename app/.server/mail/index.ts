@@ -15,6 +15,10 @@ export interface MailMessage {
   html: string;
   text: string;
   attachments?: MailAttachment[];
+  /** Where an answer goes (the visitor's address on the institute's copy of a contact message). */
+  replyTo?: string;
+  /** Extra header lines: List-Unsubscribe and List-Unsubscribe-Post on a newsletter (RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 /** What sendMail needs from the environment (the app's Env satisfies it). */
@@ -72,11 +76,12 @@ export async function sendMail(db: Database, env: MailEnv, message: MailMessage)
     await transporterFor(env.SMTP_URL).sendMail({ from, ...message });
     return { via: "smtp" };
   }
-  const { attachments = [], ...rest } = message;
+  const { attachments = [], replyTo, headers = {}, ...rest } = message;
   const [row] = await db
     .insert(mailOutbox)
     .values({
       ...rest,
+      headers: replyTo ? { ...headers, "Reply-To": replyTo } : headers,
       attachments: attachments.map(({ filename, contentType, content }) => ({ filename, contentType, size: content.length })),
     })
     .returning({ id: mailOutbox.id });

@@ -1,3 +1,4 @@
+import { isNotNull } from "drizzle-orm";
 import { z } from "zod";
 import { NEWSLETTER_MESSAGES, newsletterEmailSchema } from "~/lib/newsletter";
 import type { Database } from "../db/client";
@@ -17,7 +18,7 @@ export type SubscribeResult =
 
 /**
  * Subscribes an address to the newsletter. The address is trimmed and lower-cased; subscribing an
- * address twice changes nothing and answers "already". With `ip`, attempts are rate-limited per
+ * address twice changes nothing and answers "already"; an address that had unsubscribed is back. With `ip`, attempts are rate-limited per
  * address of the client.
  */
 export async function subscribeToNewsletter(
@@ -39,10 +40,35 @@ export async function subscribeToNewsletter(
     }
   }
 
+  // An address that had unsubscribed is subscribed again; one already subscribed is left as it is.
   const inserted = await db
     .insert(newsletterSubscriptions)
     .values({ email: parsed.data })
-    .onConflictDoNothing({ target: newsletterSubscriptions.email })
+    .onConflictDoUpdate({
+      target: newsletterSubscriptions.email,
+      set: { unsubscribedAt: null },
+      setWhere: isNotNull(newsletterSubscriptions.unsubscribedAt),
+    })
     .returning({ id: newsletterSubscriptions.id });
   return { status: inserted.length > 0 ? "subscribed" : "already", email: parsed.data };
 }
+
+export {
+  exportSubscribersCsv,
+  listIssues,
+  listSubscribers,
+  NEWSLETTER_QUEUE,
+  newsletterQueue,
+  parseSubscriberFilters,
+  SUBSCRIBER_FILTERS,
+  sendNewsletter,
+  sendNewsletterBatch,
+  subscriptionOfToken,
+  unsubscribeByToken,
+  unsubscribeToken,
+  unsubscribeUrl,
+  type NewsletterBatchJob,
+  type NewsletterServices,
+  type SubscriberFilter,
+  type SubscriberFilters,
+} from "./sending";

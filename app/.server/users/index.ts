@@ -4,6 +4,7 @@ import { formatNumericDate, isoDay, startOfMonth } from "~/lib/dates";
 import { isRole, roleLabels, type Role } from "~/lib/roles";
 import type { Database } from "../db/client";
 import { recordActivity, type ActivityType } from "../activity";
+import { recordAudit } from "../audit";
 import { containsText } from "../db/like";
 import { accounts, auditLog, sessions, users, verifications } from "../db/schema";
 import { toCsv } from "../http/csv";
@@ -163,7 +164,7 @@ export async function changeUserRole(db: Database, actor: Actor, userId: string,
     const from = target.role as Role;
     if (from === role) return { changed: false as const, from, to: role };
     await tx.update(users).set({ role, updatedAt: new Date() }).where(eq(users.id, userId));
-    await tx.insert(auditLog).values({ actorId: actor.id, action: "role_changed", targetUserId: userId, details: { from, to: role } });
+    await recordAudit(tx, { actorId: actor.id, action: "role_changed", targetUserId: userId, details: { from, to: role } });
     await recordTargetActivity(tx, userId, "role_changed", { from, to: role, byAdmin: true });
     return { changed: true as const, from, to: role };
   });
@@ -182,9 +183,12 @@ export async function deactivateUser(db: Database, actor: Actor, userId: string)
     const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
     if (target.banned) return { changed: false as const, sessionsEnded: ended.length };
     await tx.update(users).set({ banned: true, bannedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, userId));
-    await tx
-      .insert(auditLog)
-      .values({ actorId: actor.id, action: "user_deactivated", targetUserId: userId, details: { sessionsEnded: ended.length } });
+    await recordAudit(tx, {
+      actorId: actor.id,
+      action: "user_deactivated",
+      targetUserId: userId,
+      details: { sessionsEnded: ended.length },
+    });
     await recordTargetActivity(tx, userId, "account_deactivated", { byAdmin: true });
     return { changed: true as const, sessionsEnded: ended.length };
   });
@@ -196,7 +200,7 @@ export async function reactivateUser(db: Database, actor: Actor, userId: string)
     const target = await lockTarget(tx, userId);
     if (!target.banned) return { changed: false as const };
     await tx.update(users).set({ banned: false, bannedAt: null, updatedAt: new Date() }).where(eq(users.id, userId));
-    await tx.insert(auditLog).values({ actorId: actor.id, action: "user_reactivated", targetUserId: userId, details: {} });
+    await recordAudit(tx, { actorId: actor.id, action: "user_reactivated", targetUserId: userId });
     await recordTargetActivity(tx, userId, "account_reactivated", { byAdmin: true });
     return { changed: true as const };
   });
@@ -233,9 +237,7 @@ export async function createUser(db: Database, actor: Actor, input: unknown, env
   const created = await db.transaction(async (tx) => {
     const { id } = await createAccount(tx as unknown as Database, { ...data, emailVerified: true }, now);
     const token = await createInvitationToken(tx as unknown as Database, id, now);
-    await tx
-      .insert(auditLog)
-      .values({ actorId: actor.id, action: "user_created", targetUserId: id, details: { email: data.email, role: data.role } });
+    await recordAudit(tx, { actorId: actor.id, action: "user_created", targetUserId: id, details: { email: data.email, role: data.role } });
     await recordTargetActivity(tx, id, "account_created", { role: data.role, byAdmin: true });
     return { id, token };
   });
@@ -254,7 +256,7 @@ export async function resendInvitation(db: Database, actor: Actor, userId: strin
     const [profile] = await tx.select({ firstName: users.firstName, role: users.role }).from(users).where(eq(users.id, userId));
     await tx.delete(verifications).where(and(eq(verifications.value, userId), ilike(verifications.identifier, "reset-password:%")));
     const token = await createInvitationToken(tx, userId, now);
-    await tx.insert(auditLog).values({ actorId: actor.id, action: "invitation_resent", targetUserId: userId, details: {} });
+    await recordAudit(tx, { actorId: actor.id, action: "invitation_resent", targetUserId: userId });
     return { email: target.email, firstName: profile?.firstName ?? "", role: (profile?.role ?? "user") as Role, token };
   });
   if (!result) return { sent: false as const };
@@ -283,10 +285,9 @@ export async function exportUsersCsv(db: Database, actor: Actor, filters: Partia
       ];
     }),
   );
-  await db.insert(auditLog).values({
+  await recordAudit(db, {
     actorId: actor.id,
     action: "users_exported",
-    targetUserId: null,
     details: { count: rows.length, q: filters.q ?? "", role: filters.role ?? "all" },
   });
   return { filename: `utilisateurs-${isoDay(now)}.csv`, body, count: rows.length };

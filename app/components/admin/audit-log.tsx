@@ -32,6 +32,16 @@ export function describeAudit(entry: AuditEntryView): string {
       return `a réactivé le compte de ${target}`;
     case "users_exported":
       return `a exporté la liste des utilisateurs (${Number(entry.details.count ?? 0)} lignes)`;
+    case "contact_replied":
+      return `a répondu au message de contact n° ${Number(entry.details.messageId ?? 0)}`;
+    case "contact_archived":
+      return `a archivé le message de contact n° ${Number(entry.details.messageId ?? 0)}`;
+    case "contact_restored":
+      return `a remis le message de contact n° ${Number(entry.details.messageId ?? 0)} dans la boîte de réception`;
+    case "newsletter_sent":
+      return `a envoyé la lettre « ${String(entry.details.subject ?? "")} » à ${Number(entry.details.subscribers ?? 0)} abonnés`;
+    case "newsletter_exported":
+      return `a exporté la liste des abonnés à la lettre (${Number(entry.details.count ?? 0)} lignes)`;
     default:
       return `${entry.action} (${target})`;
   }

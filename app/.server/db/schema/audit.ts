@@ -1,5 +1,6 @@
 /**
- * Owner: the users capability (app/.server/users): what administrators did to accounts.
+ * Owner: the audit service (app/.server/audit, `recordAudit`): what administrators did, written by
+ * each capability in the transaction of the change; the users capability lists it.
  */
 import { index, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { users } from "./auth";

@@ -12,5 +12,7 @@ export const mailOutbox = pgTable("mail_outbox", {
   text: text("text").notNull(),
   /** Names and sizes of the attachments (their bytes are not kept: the learner's space has them). */
   attachments: jsonb("attachments").$type<Array<{ filename: string; contentType: string; size: number }>>().notNull().default([]),
+  /** Header lines besides From/To/Subject (Reply-To, List-Unsubscribe...). */
+  headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });

@@ -1,0 +1,287 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { and, count, desc, eq, gt, isNotNull, isNull, notExists, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { isoDay } from "~/lib/dates";
+import { LIMITS } from "~/lib/limits";
+import { choice, pageSchema, requiredText, searchQuerySchema } from "~/lib/schemas";
+import { isAdmin, type Actor } from "../auth/actor";
+import { recordAudit } from "../audit";
+import type { Database } from "../db/client";
+import { containsText } from "../db/like";
+import { newsletterDeliveries, newsletterIssues, newsletterSubscriptions } from "../db/schema";
+import { AppError, validate } from "../errors";
+import { toCsv } from "../http/csv";
+import { enqueueJob } from "../jobs";
+import { loadInstituteIdentity, renderActionMail, sendMail, type MailEnv } from "../mail";
+
+export const newsletterAdminMessages = { forbidden: "La lettre d'information est gérée par les administrateurs." } as const;
+
+function assertCanManageNewsletter(actor: Actor | null | undefined): asserts actor is Actor {
+  if (!isAdmin(actor)) throw AppError.forbidden(newsletterAdminMessages.forbidden, "not_admin");
+}
+
+/* ---------- The unsubscribe link: signed, so that it works without signing in ---------- */
+
+function signature(secret: string, subscriptionId: number, email: string): string {
+  return createHmac("sha256", secret).update(`newsletter-unsubscribe:${subscriptionId}:${email}`).digest("base64url").slice(0, 32);
+}
+
+/** The token of a subscriber's unsubscribe link: its id and a signature of id and address. */
+export function unsubscribeToken(secret: string, subscription: { id: number; email: string }): string {
+  return `${subscription.id}.${signature(secret, subscription.id, subscription.email)}`;
+}
+
+export function unsubscribeUrl(publicUrl: string, token: string): string {
+  return `${publicUrl.replace(/\/$/, "")}/newsletter/desinscription?jeton=${encodeURIComponent(token)}`;
+}
+
+/** The subscription a token names, if its signature holds; null for anything else. */
+export async function subscriptionOfToken(db: Database, secret: string, token: unknown) {
+  if (typeof token !== "string" || token.length > 80) return null;
+  const match = /^(\d{1,10})\.([A-Za-z0-9_-]{32})$/.exec(token);
+  if (!match) return null;
+  const id = Number(match[1]);
+  if (id > 2_147_483_647) return null;
+  const [subscription] = await db.select().from(newsletterSubscriptions).where(eq(newsletterSubscriptions.id, id));
+  if (!subscription) return null;
+  const expected = Buffer.from(signature(secret, subscription.id, subscription.email));
+  const given = Buffer.from(match[2]!);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? subscription : null;
+}
+
+/**
+ * One-click unsubscribe (RFC 8058, and the link of every newsletter): a valid token unsubscribes
+ * its address (again: nothing changes); anything else is refused.
+ */
+export async function unsubscribeByToken(db: Database, secret: string, token: unknown, now = new Date()) {
+  const subscription = await subscriptionOfToken(db, secret, token);
+  if (!subscription)
+    throw AppError.invalid({ jeton: "Ce lien de désinscription n'est pas valide." }, "Ce lien de désinscription n'est pas valide.");
+  if (!subscription.unsubscribedAt) {
+    await db
+      .update(newsletterSubscriptions)
+      .set({ unsubscribedAt: now })
+      .where(and(eq(newsletterSubscriptions.id, subscription.id), isNull(newsletterSubscriptions.unsubscribedAt)));
+  }
+  return { email: subscription.email };
+}
+
+/* ---------- The administrators' screen: subscribers, export, history ---------- */
+
+export const SUBSCRIBER_FILTERS = ["actifs", "desinscrits", "tous"] as const;
+export type SubscriberFilter = (typeof SUBSCRIBER_FILTERS)[number];
+export type SubscriberFilters = { status: SubscriberFilter; q: string; page: number };
+export const SUBSCRIBERS_PAGE_SIZE = 50;
+
+const filtersSchema = z.object({ statut: choice(SUBSCRIBER_FILTERS, "actifs"), q: searchQuerySchema, page: pageSchema });
+
+export function parseSubscriberFilters(params: URLSearchParams): SubscriberFilters {
+  const parsed = filtersSchema.parse(Object.fromEntries(params));
+  return { status: parsed.statut, q: parsed.q, page: parsed.page };
+}
+
+function subscriberWhere(filters: Pick<SubscriberFilters, "status" | "q">): SQL | undefined {
+  return and(
+    filters.status === "actifs"
+      ? isNull(newsletterSubscriptions.unsubscribedAt)
+      : filters.status === "desinscrits"
+        ? isNotNull(newsletterSubscriptions.unsubscribedAt)
+        : undefined,
+    filters.q ? containsText(filters.q, newsletterSubscriptions.email) : undefined,
+  );
+}
+
+export async function listSubscribers(db: Database, actor: Actor, filters: SubscriberFilters) {
+  assertCanManageNewsletter(actor);
+  const where = subscriberWhere(filters);
+  const [rows, [filtered], [totals]] = await Promise.all([
+    db
+      .select()
+      .from(newsletterSubscriptions)
+      .where(where)
+      .orderBy(desc(newsletterSubscriptions.createdAt), desc(newsletterSubscriptions.id))
+      .limit(SUBSCRIBERS_PAGE_SIZE)
+      .offset((filters.page - 1) * SUBSCRIBERS_PAGE_SIZE),
+    db.select({ value: count() }).from(newsletterSubscriptions).where(where),
+    db
+      .select({
+        active: sql<number>`count(*) filter (where ${newsletterSubscriptions.unsubscribedAt} is null)::int`,
+        unsubscribed: sql<number>`count(*) filter (where ${newsletterSubscriptions.unsubscribedAt} is not null)::int`,
+      })
+      .from(newsletterSubscriptions),
+  ]);
+  return {
+    subscribers: rows,
+    total: filtered?.value ?? 0,
+    active: totals?.active ?? 0,
+    unsubscribed: totals?.unsubscribed ?? 0,
+    pageSize: SUBSCRIBERS_PAGE_SIZE,
+  };
+}
+
+/** The subscribers of the filter as CSV (every page), logged in the audit log. */
+export async function exportSubscribersCsv(db: Database, actor: Actor, filters: Pick<SubscriberFilters, "status" | "q">, now = new Date()) {
+  assertCanManageNewsletter(actor);
+  const rows = await db
+    .select()
+    .from(newsletterSubscriptions)
+    .where(subscriberWhere(filters))
+    .orderBy(desc(newsletterSubscriptions.createdAt), desc(newsletterSubscriptions.id));
+  const body = toCsv(
+    ["E-mail", "Abonné le", "Désinscrit le"],
+    rows.map((row) => [row.email, isoDay(row.createdAt), row.unsubscribedAt ? isoDay(row.unsubscribedAt) : ""]),
+  );
+  await recordAudit(db, { actorId: actor.id, action: "newsletter_exported", details: { count: rows.length, statut: filters.status } });
+  return { filename: `abonnes-newsletter-${isoDay(now)}.csv`, body, count: rows.length };
+}
+
+/** The newsletters sent, newest first, with how many received each so far. */
+export async function listIssues(db: Database, actor: Actor, limit = 20) {
+  assertCanManageNewsletter(actor);
+  return db
+    .select({
+      id: newsletterIssues.id,
+      subject: newsletterIssues.subject,
+      status: newsletterIssues.status,
+      createdAt: newsletterIssues.createdAt,
+      sentAt: newsletterIssues.sentAt,
+      delivered: sql<number>`(select count(*)::int from ${newsletterDeliveries} where ${newsletterDeliveries.issueId} = ${newsletterIssues.id})`,
+    })
+    .from(newsletterIssues)
+    .orderBy(desc(newsletterIssues.createdAt), desc(newsletterIssues.id))
+    .limit(limit);
+}
+
+/* ---------- Sending, in batches through the jobs queue ---------- */
+
+export const NEWSLETTER_QUEUE = "newsletter.send";
+/** One job sends to this many subscribers, then queues the next batch. */
+export const NEWSLETTER_BATCH_SIZE = 50;
+export type NewsletterBatchJob = { issueId: number; afterId: number };
+
+export const newsletterSchema = z.object({
+  subject: requiredText({ label: "L'objet", max: LIMITS.title }),
+  body: requiredText({ label: "Le texte", max: LIMITS.longText }),
+  /** Chosen when the form was shown: the same form sent twice is one newsletter. */
+  token: z.string().trim().min(16, "Formulaire expiré : rechargez la page.").max(LIMITS.textId, "Formulaire expiré : rechargez la page."),
+});
+
+/**
+ * Sends a newsletter to every active subscriber: the newsletter is kept, logged, and its first
+ * batch queued, in one transaction. The same form sent again (same token) sends nothing more.
+ */
+export async function sendNewsletter(db: Database, actor: Actor, input: unknown, now = new Date()) {
+  assertCanManageNewsletter(actor);
+  const data = validate(newsletterSchema, input);
+  return db.transaction(async (tx) => {
+    const [issue] = await tx
+      .insert(newsletterIssues)
+      .values({ subject: data.subject, body: data.body, token: data.token, authorId: actor.id, createdAt: now })
+      .onConflictDoNothing({ target: newsletterIssues.token })
+      .returning({ id: newsletterIssues.id });
+    if (!issue) {
+      const [first] = await tx.select({ id: newsletterIssues.id }).from(newsletterIssues).where(eq(newsletterIssues.token, data.token));
+      return { issueId: first!.id, created: false as const };
+    }
+    const [active] = await tx
+      .select({ value: count() })
+      .from(newsletterSubscriptions)
+      .where(isNull(newsletterSubscriptions.unsubscribedAt));
+    await recordAudit(tx, {
+      actorId: actor.id,
+      action: "newsletter_sent",
+      details: { issueId: issue.id, subject: data.subject, subscribers: active?.value ?? 0 },
+      createdAt: now,
+    });
+    await queueBatch(tx, { issueId: issue.id, afterId: 0 }, now);
+    return { issueId: issue.id, created: true as const };
+  });
+}
+
+function queueBatch(tx: Database, job: NewsletterBatchJob, now: Date) {
+  return enqueueJob(tx, NEWSLETTER_QUEUE, job, { key: `newsletter:${job.issueId}:after:${job.afterId}`, now });
+}
+
+export interface NewsletterServices {
+  mailEnv: MailEnv;
+  publicUrl: string;
+  /** Signs the unsubscribe links (the application secret). */
+  secret: string;
+}
+
+/**
+ * One batch of a newsletter: the next NEWSLETTER_BATCH_SIZE active subscribers (by id, after
+ * `afterId`) who have not received it. Each delivery is recorded before its mail leaves, so a batch
+ * run again (a retry, a second process) mails no one twice; then the next batch is queued, or the
+ * newsletter marked sent.
+ */
+export async function sendNewsletterBatch(db: Database, services: NewsletterServices, job: NewsletterBatchJob, now = new Date()) {
+  const [issue] = await db.select().from(newsletterIssues).where(eq(newsletterIssues.id, job.issueId));
+  if (!issue || issue.status === "sent") return { sent: 0 };
+  const recipients = await db
+    .select({ id: newsletterSubscriptions.id, email: newsletterSubscriptions.email })
+    .from(newsletterSubscriptions)
+    .where(
+      and(
+        gt(newsletterSubscriptions.id, job.afterId),
+        isNull(newsletterSubscriptions.unsubscribedAt),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(newsletterDeliveries)
+            .where(and(eq(newsletterDeliveries.issueId, issue.id), eq(newsletterDeliveries.subscriptionId, newsletterSubscriptions.id))),
+        ),
+      ),
+    )
+    .orderBy(newsletterSubscriptions.id)
+    .limit(NEWSLETTER_BATCH_SIZE);
+  const identity = await loadInstituteIdentity(db);
+  const base = services.publicUrl.replace(/\/$/, "");
+  let sent = 0;
+  for (const recipient of recipients) {
+    const claimed = await db
+      .insert(newsletterDeliveries)
+      .values({ issueId: issue.id, subscriptionId: recipient.id, sentAt: now })
+      .onConflictDoNothing()
+      .returning({ id: newsletterDeliveries.subscriptionId });
+    if (!claimed.length) continue;
+    const link = unsubscribeUrl(base, unsubscribeToken(services.secret, recipient));
+    const mail = renderActionMail({
+      to: recipient.email,
+      subject: issue.subject,
+      greeting: "Bonjour,",
+      paragraphs: issue.body
+        .split(/\n{2,}/)
+        .map((paragraph) => paragraph.trim())
+        .filter(Boolean),
+      action: { label: "Voir nos formations", url: `${base}/formations` },
+      footnote: `Vous recevez cette lettre parce que vous y êtes abonné. Pour vous désinscrire en un clic : ${link}`,
+      identity,
+    });
+    try {
+      await sendMail(db, services.mailEnv, {
+        ...mail,
+        headers: { "List-Unsubscribe": `<${link}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      });
+    } catch (error) {
+      // Not sent: the delivery is given back, and the job's retry sends it.
+      await db
+        .delete(newsletterDeliveries)
+        .where(and(eq(newsletterDeliveries.issueId, issue.id), eq(newsletterDeliveries.subscriptionId, recipient.id)));
+      throw error;
+    }
+    sent += 1;
+  }
+  const last = recipients.at(-1);
+  if (recipients.length === NEWSLETTER_BATCH_SIZE && last) await queueBatch(db, { issueId: issue.id, afterId: last.id }, now);
+  else await db.update(newsletterIssues).set({ status: "sent", sentAt: now }).where(eq(newsletterIssues.id, issue.id));
+  return { sent };
+}
+
+/** The jobs service's definition of the newsletter's queue (app/.server/http/app.ts). */
+export function newsletterQueue(services: NewsletterServices & { db: Database }) {
+  return {
+    queue: NEWSLETTER_QUEUE,
+    run: (payload: NewsletterBatchJob, { now }: { now: () => Date }) => sendNewsletterBatch(services.db, services, payload, now()),
+  };
+}

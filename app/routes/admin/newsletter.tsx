@@ -1,0 +1,233 @@
+import { randomUUID } from "node:crypto";
+import { Form, Link } from "react-router";
+import { z } from "zod";
+import { dbContext, userContext } from "~/.server/context";
+import { formFailure, orHttpError } from "~/.server/http/errors";
+import { listIssues, listSubscribers, parseSubscriberFilters, SUBSCRIBER_FILTERS, sendNewsletter } from "~/.server/newsletter";
+import { redirectWithToast } from "~/.server/toast";
+import { Alert } from "~/components/ui/alert";
+import { Badge } from "~/components/ui/badge";
+import { Button, buttonClasses } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { FilterBar } from "~/components/ui/filter-bar";
+import { Input } from "~/components/ui/input";
+import { Textarea } from "~/components/ui/textarea";
+import { usePendingIntent } from "~/components/ui/use-pending-intent";
+import { formatDate, formatDateTime } from "~/lib/dates";
+import { failureOf } from "~/lib/form-result";
+import { plural } from "~/lib/format";
+import { LIMITS } from "~/lib/limits";
+import type { Route } from "./+types/newsletter";
+
+/** /admin/newsletter: write a newsletter and send it to every subscriber; the subscribers, searched and exported. */
+
+const PATH = "/admin/newsletter";
+
+const filterLabels: Record<(typeof SUBSCRIBER_FILTERS)[number], string> = {
+  actifs: "Abonnés",
+  desinscrits: "Désinscrits",
+  tous: "Tous",
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const db = context.get(dbContext);
+  const admin = context.get(userContext);
+  const url = new URL(request.url);
+  const filters = parseSubscriberFilters(url.searchParams);
+  const [list, issues] = await orHttpError(Promise.all([listSubscribers(db, admin, filters), listIssues(db, admin)]));
+  const exportParams = new URLSearchParams({ statut: filters.status, ...(filters.q ? { q: filters.q } : {}) });
+  return {
+    filters,
+    // A new token each time the form is shown: the same form sent twice is one newsletter.
+    token: randomUUID(),
+    active: list.active,
+    unsubscribed: list.unsubscribed,
+    total: list.total,
+    pages: Math.max(1, Math.ceil(list.total / list.pageSize)),
+    exportHref: `${PATH}/abonnes.csv?${exportParams}`,
+    subscribers: list.subscribers.map((row) => ({
+      id: row.id,
+      email: row.email,
+      since: formatDate(row.createdAt),
+      unsubscribed: row.unsubscribedAt ? formatDate(row.unsubscribedAt) : null,
+    })),
+    issues: issues.map((issue) => ({
+      id: issue.id,
+      subject: issue.subject,
+      sending: issue.status === "sending",
+      delivered: issue.delivered,
+      at: formatDateTime(issue.sentAt ?? issue.createdAt),
+      iso: (issue.sentAt ?? issue.createdAt).toISOString(),
+    })),
+  };
+}
+
+export const meta = () => [{ title: "Lettre d'information" }];
+
+const actionSchema = z.object({
+  intent: z.literal("send"),
+  subject: z.string().optional(),
+  body: z.string().optional(),
+  token: z.string().optional(),
+});
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = Object.fromEntries(await request.formData());
+  const parsed = actionSchema.safeParse(form);
+  if (!parsed.success) return formFailure(parsed.error);
+  const { subject = "", body = "", token } = parsed.data;
+  try {
+    const result = await sendNewsletter(context.get(dbContext), context.get(userContext), { subject, body, token });
+    return redirectWithToast(
+      PATH,
+      {
+        type: "success",
+        title: result.created ? "Lettre en cours d'envoi" : "Lettre déjà envoyée",
+        description: result.created
+          ? "Elle part par lots à chaque abonné, une seule fois."
+          : "Ce formulaire avait déjà été envoyé : rien de plus n'est parti.",
+      },
+      { status: 303 },
+    );
+  } catch (error) {
+    return formFailure(error, { intent: "send", values: { subject, body } });
+  }
+}
+
+function pageHref(filters: { status: string; q: string }, page: number) {
+  const params = new URLSearchParams({
+    statut: filters.status,
+    ...(filters.q ? { q: filters.q } : {}),
+    ...(page > 1 ? { page: String(page) } : {}),
+  });
+  return `${PATH}?${params}`;
+}
+
+export default function NewsletterAdminPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { filters, token, active, unsubscribed, total, pages, subscribers, issues, exportHref } = loaderData;
+  const failure = failureOf<{ subject: string; body: string }>(actionData, "send");
+  const sending = usePendingIntent("send");
+  const filtered = filters.status !== "actifs" || filters.q !== "";
+  return (
+    <div className="mx-auto max-w-5xl space-y-8">
+      <div>
+        <h1 className="text-2xl font-bold text-slate-900">Lettre d'information</h1>
+        <p className="mt-1 text-slate-600">
+          {plural(active, "abonné", "abonnés")} · {plural(unsubscribed, "désinscrit", "désinscrits")}
+        </p>
+      </div>
+
+      <section aria-labelledby="compose-title" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+        <h2 id="compose-title" className="text-lg font-semibold text-slate-900">
+          Écrire une lettre
+        </h2>
+        <Form key={issues.length} method="post" className="space-y-3">
+          <input type="hidden" name="intent" value="send" />
+          <input type="hidden" name="token" value={token} />
+          <Alert>{failure?.message ?? failure?.fieldErrors.token}</Alert>
+          <Field label="Objet" name="subject" required error={failure?.fieldErrors.subject}>
+            {(field) => <Input {...field} maxLength={LIMITS.title} defaultValue={failure?.values?.subject ?? ""} />}
+          </Field>
+          <Field
+            label="Texte"
+            name="body"
+            required
+            hint="Une ligne vide sépare deux paragraphes. Chaque message porte un lien de désinscription en un clic."
+            error={failure?.fieldErrors.body}
+          >
+            {(field) => <Textarea {...field} rows={10} maxLength={LIMITS.longText} defaultValue={failure?.values?.body ?? ""} />}
+          </Field>
+          <Button type="submit" disabled={sending || active === 0}>
+            {sending ? "Envoi..." : `Envoyer à ${plural(active, "abonné", "abonnés")}`}
+          </Button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="issues-title" className="space-y-3">
+        <h2 id="issues-title" className="text-lg font-semibold text-slate-900">
+          Lettres envoyées
+        </h2>
+        {issues.length === 0 ? (
+          <p className="text-sm text-slate-600">Aucune lettre envoyée pour le moment.</p>
+        ) : (
+          <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white shadow-sm">
+            {issues.map((issue) => (
+              <li key={issue.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3">
+                <span className="font-semibold break-words text-slate-900">{issue.subject}</span>
+                <Badge tone={issue.sending ? "amber" : "green"}>{issue.sending ? "En cours d'envoi" : "Envoyée"}</Badge>
+                <span className="text-sm text-slate-600 sm:ml-auto">
+                  {plural(issue.delivered, "destinataire", "destinataires")} · <time dateTime={issue.iso}>{issue.at}</time>
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="subscribers-title" className="space-y-3">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h2 id="subscribers-title" className="text-lg font-semibold text-slate-900">
+            Abonnés
+          </h2>
+          <a href={exportHref} className={buttonClasses({ variant: "outline", size: "sm" })} download>
+            Exporter en CSV
+          </a>
+        </div>
+        <FilterBar
+          label="Filtrer les abonnés"
+          id="subscribers"
+          search={{ value: filters.q, placeholder: "Adresse e-mail" }}
+          choices={[
+            {
+              name: "statut",
+              label: "Statut",
+              value: filters.status,
+              options: SUBSCRIBER_FILTERS.map((value) => ({ value, label: filterLabels[value] })),
+            },
+          ]}
+          clearHref={filtered ? PATH : null}
+        />
+        {subscribers.length === 0 ? (
+          <p className="text-sm text-slate-600">
+            {filtered ? "Aucune adresse ne correspond à ces filtres." : "Aucun abonné pour le moment."}
+          </p>
+        ) : (
+          <>
+            <p className="text-sm text-slate-600">{plural(total, "adresse", "adresses")}</p>
+            <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white shadow-sm">
+              {subscribers.map((row) => (
+                <li key={row.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 text-sm">
+                  <span className="font-medium break-all text-slate-900">{row.email}</span>
+                  <span className="text-slate-600 sm:ml-auto">
+                    {row.unsubscribed ? `désinscrit le ${row.unsubscribed}` : `abonné depuis le ${row.since}`}
+                  </span>
+                </li>
+              ))}
+            </ul>
+            {pages > 1 && (
+              <nav aria-label="Pages des abonnés" className="flex items-center justify-between gap-3">
+                {filters.page > 1 ? (
+                  <Link to={pageHref(filters, filters.page - 1)} className={buttonClasses({ variant: "outline", size: "sm" })}>
+                    Page précédente
+                  </Link>
+                ) : (
+                  <span />
+                )}
+                <span className="text-sm text-slate-600">
+                  Page {filters.page} sur {pages}
+                </span>
+                {filters.page < pages ? (
+                  <Link to={pageHref(filters, filters.page + 1)} className={buttonClasses({ variant: "outline", size: "sm" })}>
+                    Page suivante
+                  </Link>
+                ) : (
+                  <span />
+                )}
+              </nav>
+            )}
+          </>
+        )}
+      </section>
+    </div>
+  );
+}
