@@ -60,7 +60,6 @@ export {
   NEWSLETTER_QUEUE,
   newsletterQueue,
   parseSubscriberFilters,
-  SUBSCRIBER_FILTERS,
   sendNewsletter,
   sendNewsletterBatch,
   subscriptionOfToken,
@@ -69,6 +68,5 @@ export {
   unsubscribeUrl,
   type NewsletterBatchJob,
   type NewsletterServices,
-  type SubscriberFilter,
   type SubscriberFilters,
 } from "./sending";

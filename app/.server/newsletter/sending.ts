@@ -3,6 +3,7 @@ import { and, count, desc, eq, gt, isNotNull, isNull, notExists, sql, type SQL }
 import { z } from "zod";
 import { isoDay } from "~/lib/dates";
 import { LIMITS } from "~/lib/limits";
+import { SUBSCRIBER_FILTERS, type SubscriberFilter } from "~/lib/newsletter-subscribers";
 import { choice, pageSchema, requiredText, searchQuerySchema } from "~/lib/schemas";
 import { isAdmin, type Actor } from "../auth/actor";
 import { recordAudit } from "../audit";
@@ -68,8 +69,6 @@ export async function unsubscribeByToken(db: Database, secret: string, token: un
 
 /* ---------- The administrators' screen: subscribers, export, history ---------- */
 
-export const SUBSCRIBER_FILTERS = ["actifs", "desinscrits", "tous"] as const;
-export type SubscriberFilter = (typeof SUBSCRIBER_FILTERS)[number];
 export type SubscriberFilters = { status: SubscriberFilter; q: string; page: number };
 export const SUBSCRIBERS_PAGE_SIZE = 50;
 

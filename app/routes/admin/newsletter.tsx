@@ -3,7 +3,7 @@ import { Form, Link } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
 import { formFailure, orHttpError } from "~/.server/http/errors";
-import { listIssues, listSubscribers, parseSubscriberFilters, SUBSCRIBER_FILTERS, sendNewsletter } from "~/.server/newsletter";
+import { listIssues, listSubscribers, parseSubscriberFilters, sendNewsletter } from "~/.server/newsletter";
 import { redirectWithToast } from "~/.server/toast";
 import { Alert } from "~/components/ui/alert";
 import { Badge } from "~/components/ui/badge";
@@ -17,17 +17,12 @@ import { formatDate, formatDateTime } from "~/lib/dates";
 import { failureOf } from "~/lib/form-result";
 import { plural } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
+import { SUBSCRIBER_FILTERS, subscriberFilterLabels } from "~/lib/newsletter-subscribers";
 import type { Route } from "./+types/newsletter";
 
 /** /admin/newsletter: write a newsletter and send it to every subscriber; the subscribers, searched and exported. */
 
 const PATH = "/admin/newsletter";
-
-const filterLabels: Record<(typeof SUBSCRIBER_FILTERS)[number], string> = {
-  actifs: "Abonnés",
-  desinscrits: "Désinscrits",
-  tous: "Tous",
-};
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
@@ -182,7 +177,7 @@ export default function NewsletterAdminPage({ loaderData, actionData }: Route.Co
               name: "statut",
               label: "Statut",
               value: filters.status,
-              options: SUBSCRIBER_FILTERS.map((value) => ({ value, label: filterLabels[value] })),
+              options: SUBSCRIBER_FILTERS.map((value) => ({ value, label: subscriberFilterLabels[value] })),
             },
           ]}
           clearHref={filtered ? PATH : null}
