@@ -8,7 +8,6 @@ import { eq } from "drizzle-orm";
 import { decodeProtectedHeader, importJWK, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
-import type { SessionUser } from "~/.server/auth/session";
 import { issueCertificateIfComplete, revokeCertificate, VERIFICATION_LIMIT } from "~/.server/certificates";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { certificates, users } from "~/.server/db/schema";
@@ -25,7 +24,7 @@ import { loader as publishedLoader } from "~/routes/public/certificats-publics";
 import { createCourse, createQuiz, createUser, enrol, takeQuiz, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL, testCertificates, testEnv } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
-import { routeOutcome } from "../setup/routes";
+import { routeOutcome, sessionOf } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let campus: CampusAuth;
@@ -40,12 +39,10 @@ beforeAll(async () => {
 });
 afterAll(async () => handle?.close());
 
-const asSession = (user: TestUser): SessionUser => ({ ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" });
-
 function call<T>(run: (args: never) => Promise<T>, user: TestUser | null, path: string, params: Record<string, string> = {}, ip?: string) {
   const request = new Request(`${TEST_PUBLIC_URL}${path}`);
   const context = user
-    ? routerContext(handle.db, campus, { user: asSession(user) })
+    ? routerContext(handle.db, campus, { user: sessionOf(user) })
     : createRouterContext(
         { db: handle.db, env: testEnv(), auth: campus.auth, certificates: testCertificates },
         { clientIp: ip ?? "198.51.100.7", session: null },
@@ -126,7 +123,7 @@ describe("Mes Certificats", () => {
     const response = (await pdfLoader({
       request,
       params: { code: certificate.code },
-      context: routerContext(handle.db, campus, { user: asSession(learner) }),
+      context: routerContext(handle.db, campus, { user: sessionOf(learner) }),
     } as never)) as Response;
     expect(response.headers.get("content-type")).toBe("application/pdf");
     expect(response.headers.get("content-disposition")).toContain(`certificat-${certificate.code}.pdf`);
@@ -221,7 +218,7 @@ describe("the public verification page", () => {
 describe("/admin/certificates", () => {
   function post(user: TestUser, form: Record<string, string>) {
     const request = new Request(`${TEST_PUBLIC_URL}/admin/certificates`, { method: "POST", body: new URLSearchParams(form) });
-    const context = routerContext(handle.db, campus, { user: asSession(user) });
+    const context = routerContext(handle.db, campus, { user: sessionOf(user) });
     return routeOutcome(() => adminAction({ request, params: {}, context, url: new URL(request.url), pattern: "" } as never));
   }
 

@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
-import type { SessionUser } from "~/.server/auth/session";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { getThread, listOpenReports } from "~/.server/forum";
 import { countUnreadNotifications } from "~/.server/notifications";
@@ -13,9 +12,9 @@ import { loader as reportsLoader, action as reportsAction } from "~/routes/admin
 import { action as forumAction, loader as forumLoader } from "~/routes/dashboard/forum";
 import { action as threadAction, loader as threadLoader } from "~/routes/dashboard/forum-sujet";
 import { createReply, createThread, createUser, type TestUser } from "../factories";
-import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
+import { createTestAuth } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
-import { routeOutcome } from "../setup/routes";
+import { routeCaller } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let campus: CampusAuth;
@@ -34,18 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => handle?.close());
 
-const asSession = (user: TestUser): SessionUser => ({ ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" });
-
-function call<T>(
-  run: (args: never) => Promise<T>,
-  user: TestUser,
-  path: string,
-  options: { form?: Record<string, string>; params?: Record<string, string> } = {},
-) {
-  const request = new Request(`${TEST_PUBLIC_URL}${path}`, options.form ? { method: "POST", body: new URLSearchParams(options.form) } : {});
-  const context = routerContext(handle.db, campus, { user: asSession(user) });
-  return routeOutcome(() => run({ request, params: options.params ?? {}, context, url: new URL(request.url), pattern: path } as never));
-}
+const call = routeCaller(() => ({ db: handle.db, campus }));
 
 describe("/dashboard/forum", () => {
   it("publishes a post, then shows it first with its category, tags and author", async () => {

@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
-import type { SessionUser } from "~/.server/auth/session";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { moderateThread } from "~/.server/forum";
 import type { SearchSection } from "~/.server/search";
@@ -12,7 +11,7 @@ import { loader } from "~/routes/search/recherche";
 import { createCourse, createThread, createUser, enrol, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
-import { routeOutcome } from "../setup/routes";
+import { routeOutcome, sessionOf } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let campus: CampusAuth;
@@ -34,11 +33,9 @@ beforeAll(async () => {
 });
 afterAll(async () => handle?.close());
 
-const asSession = (user: TestUser): SessionUser => ({ ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" });
-
 async function search(user: TestUser, q: string, path = "/dashboard/recherche") {
   const url = new URL(`${TEST_PUBLIC_URL}${path}?q=${encodeURIComponent(q)}`);
-  const context = routerContext(handle.db, campus, { user: asSession(user) });
+  const context = routerContext(handle.db, campus, { user: sessionOf(user) });
   const outcome = await routeOutcome(() => loader({ request: new Request(url), url, params: {}, context, pattern: path } as never));
   return (outcome.data as { sections: SearchSection[] }).sections;
 }

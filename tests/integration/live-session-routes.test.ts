@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
-import type { SessionUser } from "~/.server/auth/session";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { liveSessions } from "~/.server/db/schema";
 import { toDateTimeLocal } from "~/lib/dates";
@@ -18,9 +17,9 @@ import { action as scheduleAction, loader as scheduleLoader } from "~/routes/tea
 import { action as sessionAction, loader as sessionLoader } from "~/routes/teacher/session";
 import { loader as sessionsLoader } from "~/routes/teacher/sessions";
 import { createCourse, createUser, enrol, type TestUser } from "../factories";
-import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
+import { createTestAuth } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
-import { routeOutcome } from "../setup/routes";
+import { routeCaller } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let campus: CampusAuth;
@@ -43,20 +42,7 @@ beforeAll(async () => {
 });
 afterAll(async () => handle?.close());
 
-const asSession = (user: TestUser): SessionUser => ({ ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" });
-
-function call<T>(
-  run: (args: never) => Promise<T> | T,
-  user: TestUser | null,
-  path: string,
-  options: { form?: Record<string, string>; params?: Record<string, string> } = {},
-) {
-  const request = new Request(`${TEST_PUBLIC_URL}${path}`, options.form ? { method: "POST", body: new URLSearchParams(options.form) } : {});
-  const context = routerContext(handle.db, campus, user ? { user: asSession(user) } : {});
-  return routeOutcome(async () =>
-    run({ request, params: options.params ?? {}, context, url: new URL(request.url), pattern: path } as never),
-  );
-}
+const call = routeCaller(() => ({ db: handle.db, campus }));
 
 const inMinutes = (minutes: number) => toDateTimeLocal(new Date(Date.now() + minutes * 60_000));
 

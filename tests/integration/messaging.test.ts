@@ -7,7 +7,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
-import type { SessionUser } from "~/.server/auth/session";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { enrolments, notifications } from "~/.server/db/schema";
 import { cancelEnrolment } from "~/.server/learning";
@@ -29,7 +28,7 @@ import { createCourse, createUser, enrol, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
 import { refusalOf } from "../setup/refusal";
-import { routeOutcome } from "../setup/routes";
+import { routeOutcome, sessionOf } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let campus: CampusAuth;
@@ -237,12 +236,11 @@ describe("messages while away", () => {
 });
 
 describe("the messaging screen", () => {
-  const asSession = (user: TestUser): SessionUser => ({ ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" });
   function call(run: typeof loader | typeof action, user: TestUser, path: string, form?: Record<string, string>) {
     const request = new Request(`${TEST_PUBLIC_URL}${path}`, form ? { method: "POST", body: new URLSearchParams(form) } : {});
     const id = /\/messages\/(\d+|[^/?]+)/.exec(path)?.[1];
     const params = id && id !== "nouveau" ? { id } : {};
-    const context = routerContext(db(), campus, { user: asSession(user) });
+    const context = routerContext(db(), campus, { user: sessionOf(user) });
     return routeOutcome(() => run({ request, params, context, url: new URL(request.url), pattern: path } as never));
   }
 

@@ -7,7 +7,6 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordActivity } from "~/.server/activity";
 import type { CampusAuth } from "~/.server/auth/express";
-import type { SessionUser } from "~/.server/auth/session";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { jobs, notifications } from "~/.server/db/schema";
 import { getEmailPreferences, NOTIFICATION_EMAIL_QUEUE } from "~/.server/notifications";
@@ -17,7 +16,7 @@ import { action as profileAction, loader as profileLoader } from "~/routes/dashb
 import { cashOnlyPayments, createCourse, createPayment, createUser, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
-import { routeOutcome } from "../setup/routes";
+import { routeOutcome, sessionOf } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let campus: CampusAuth;
@@ -96,11 +95,9 @@ describe("account changes", () => {
 });
 
 describe("e-mail preferences in the profile", () => {
-  const asSession = (user: TestUser): SessionUser => ({ ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" });
-
   it("shows each optional kind with its default, and saves the boxes ticked", async () => {
     const person = await createUser(handle.db);
-    const context = routerContext(handle.db, campus, { user: asSession(person) });
+    const context = routerContext(handle.db, campus, { user: sessionOf(person) });
     const url = `${TEST_PUBLIC_URL}/dashboard/profile?onglet=notifications`;
     const page = await routeOutcome(() => profileLoader({ request: new Request(url), params: {}, context } as never));
     expect((page.data as { emailPreferences: Record<string, boolean> }).emailPreferences).toMatchObject({

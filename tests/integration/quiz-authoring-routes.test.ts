@@ -5,16 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
-import type { SessionUser } from "~/.server/auth/session";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { MISSING_DATA } from "~/.server/quizzes";
 import type { QuizFormValues } from "~/lib/quiz-form";
 import { action, loader } from "~/routes/teacher/quiz";
 import { loader as csvLoader } from "~/routes/teacher/quiz-export";
 import { createCourse, createQuiz, createUser, enrol, takeQuiz, type TestUser } from "../factories";
-import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
+import { createTestAuth } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
-import { routeOutcome } from "../setup/routes";
+import { routeCaller } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let campus: CampusAuth;
@@ -31,18 +30,7 @@ beforeAll(async () => {
 });
 afterAll(async () => handle?.close());
 
-const asSession = (user: TestUser): SessionUser => ({ ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" });
-
-function call<T>(
-  run: (args: never) => Promise<T>,
-  user: TestUser,
-  path: string,
-  options: { form?: [string, string][]; params?: Record<string, string> } = {},
-) {
-  const request = new Request(`${TEST_PUBLIC_URL}${path}`, options.form ? { method: "POST", body: new URLSearchParams(options.form) } : {});
-  const context = routerContext(handle.db, campus, { user: asSession(user) });
-  return routeOutcome(() => run({ request, params: options.params ?? {}, context, url: new URL(request.url), pattern: path } as never));
-}
+const call = routeCaller(() => ({ db: handle.db, campus }));
 
 type Page = {
   summary: { totalQuizzes: number; totalAttempts: number };

@@ -7,7 +7,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
-import type { SessionUser } from "~/.server/auth/session";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { quizAttempts } from "~/.server/db/schema";
 import { loader as courseLoader } from "~/routes/dashboard/formation";
@@ -15,9 +14,9 @@ import { loader as lessonLoader } from "~/routes/dashboard/lecon";
 import { action as quizAction, loader as quizLoader } from "~/routes/dashboard/quiz";
 import { action as attemptAction, loader as attemptLoader } from "~/routes/dashboard/quiz-tentative";
 import { createCourse, createQuiz, createUser, enrol, type TestUser } from "../factories";
-import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
+import { createTestAuth } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
-import { routeOutcome } from "../setup/routes";
+import { routeCaller } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let campus: CampusAuth;
@@ -30,18 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => handle?.close());
 
-const asSession = (user: TestUser): SessionUser => ({ ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" });
-
-function call<T>(
-  run: (args: never) => Promise<T>,
-  user: TestUser,
-  path: string,
-  options: { form?: Record<string, string>; params?: Record<string, string> } = {},
-) {
-  const request = new Request(`${TEST_PUBLIC_URL}${path}`, options.form ? { method: "POST", body: new URLSearchParams(options.form) } : {});
-  const context = routerContext(handle.db, campus, { user: asSession(user) });
-  return routeOutcome(() => run({ request, params: options.params ?? {}, context, url: new URL(request.url), pattern: path } as never));
-}
+const call = routeCaller(() => ({ db: handle.db, campus }));
 
 type OpenPage = {
   state: "open";

@@ -1,5 +1,10 @@
 import path from "node:path";
 import { isRouteErrorResponse, matchRoutes, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import type { CampusAuth } from "~/.server/auth/express";
+import type { SessionUser } from "~/.server/auth/session";
+import type { Database } from "~/.server/db/client";
+import type { TestUser } from "../factories/users";
+import { routerContext, TEST_PUBLIC_URL } from "./auth";
 
 /** What a loader or action amounts to: a redirect or Response, route data (and its status), or a thrown error response. */
 export type RouteOutcome = { status: number; location?: string | null; data?: unknown; body?: string };
@@ -21,6 +26,29 @@ export async function routeOutcome(run: () => Promise<unknown>): Promise<RouteOu
     if (thrown && typeof thrown === "object" && "init" in thrown) return { status: (thrown as { init: { status: number } }).init.status };
     throw thrown;
   }
+}
+
+/** The session a factory user carries once signed in (as a signed-in layout's guard sets it). */
+export const sessionOf = (user: TestUser): SessionUser => ({ ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" });
+
+export type RouteCallOptions = { form?: Record<string, string> | [string, string][]; params?: Record<string, string> };
+
+/**
+ * Calls a loader or action directly as `user` (null: a visitor), GET or POST with `form`, and says
+ * what a browser would get. Test files bind it once: `const call = routeCaller(() => ({ db, campus }))`.
+ */
+export function routeCaller(services: () => { db: Database; campus: CampusAuth }) {
+  return <T>(run: (args: never) => Promise<T> | T, user: TestUser | null, path: string, options: RouteCallOptions = {}) => {
+    const { db, campus } = services();
+    const request = new Request(
+      `${TEST_PUBLIC_URL}${path}`,
+      options.form ? { method: "POST", body: new URLSearchParams(options.form) } : {},
+    );
+    const context = routerContext(db, campus, user ? { user: sessionOf(user) } : {});
+    return routeOutcome(async () =>
+      run({ request, params: options.params ?? {}, context, url: new URL(request.url), pattern: path } as never),
+    );
+  };
 }
 
 type RouteEntry = { id?: string; file: string; path?: string; index?: boolean; children?: RouteEntry[] };
