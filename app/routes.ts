@@ -121,7 +121,7 @@ export default [
     route("quiz", "routes/teacher/quiz.tsx"),
     route("quiz/:id/resultats.csv", "routes/teacher/quiz-export.ts"),
     route("settings", "routes/teacher/settings.tsx"),
-    route("content", "routes/shell/coming-soon.tsx", { id: "teacher/content" }),
+    route("content", "routes/teacher/content.tsx"),
   ]),
   // The issuer, its keys and its revocation list (JSON, for verifiers without our pages).
   ...["emetteur", "cles", "cles/:kid", "statut"].map((path) =>

@@ -153,13 +153,5 @@ export interface UpcomingScreen {
   back: { label: string; to: string };
 }
 
-const backToTeacher = { label: "Retour au portail enseignant", to: "/teacher" };
-
 /** What each screen not built yet will hold, keyed by route path (without the leading slash). */
-export const upcomingScreens: Record<string, UpcomingScreen> = {
-  "teacher/content": {
-    title: "Gérer Contenus",
-    description: "Les vidéos, documents PDF et exercices de vos leçons, téléversés et organisés au même endroit.",
-    back: backToTeacher,
-  },
-};
+export const upcomingScreens: Record<string, UpcomingScreen> = {};

@@ -10,6 +10,7 @@
  */
 export { createContactMessage, type ContactMessageOverrides } from "./contact";
 export { createCourse, type CourseOverrides, type LessonOverrides } from "./courses";
+export { createStoredFile, sampleBytes, testUploadLimits, type StoredFileOverrides } from "./files";
 export { createReply, createThread } from "./forum";
 export { enrol } from "./learning";
 export { createNotification } from "./notifications";

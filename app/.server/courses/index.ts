@@ -18,6 +18,18 @@ export {
   type Lesson,
   type SavedCourse,
 } from "./authoring";
+export {
+  attachContentFile,
+  CONTENT_LIST_LIMIT,
+  deleteContentFile,
+  detachContentFile,
+  listCourseContent,
+  renameContentFile,
+  replaceContentFile,
+  type ContentCourse,
+  type ContentFile,
+  type CourseContent,
+} from "./content";
 export { courseFormSchema, type CourseFormData, type CourseFormInput } from "./form-schema";
 export * from "./policy";
 export { changeCourseStatus } from "./status";

@@ -5,6 +5,7 @@
  */
 export { claimFiles, releaseUnusedCourseFiles, setLessonAttachments, type WantedFile } from "./attach";
 export { ingestUpload, uploadLimits, type StoredFile, type UploadLimits } from "./ingest";
+export { deleteFileRow, deleteStoredBytes, renamedFileName, renameFile, setAttachmentLesson } from "./library";
 export { deleteUnattachedFiles, UNATTACHED_FILE_RETENTION_MS } from "./maintenance";
 export { canUseUnattachedFile, usableUnattachedFilesWhere } from "./policy";
 export { fileResponse, type ReadableFile } from "./serve";
