@@ -43,8 +43,7 @@ export default [
   route("inscription", "routes/auth/inscription.tsx"),
   // Signed-in areas (document 2's route table). Each layout's middleware guards every route below
   // it: /dashboard/* any signed-in user, /admin/* admins, /teacher/* teachers (or admins); the
-  // course form adds its own (teachers, or admins). Entries whose screen is not built yet, in all
-  // three areas, share one "Bientôt disponible" module (routes/shell/coming-soon.tsx).
+  // course form adds its own (teachers, or admins).
   route("dashboard", "routes/dashboard/layout.tsx", [
     index("routes/dashboard/index.tsx"),
     route("profile", "routes/dashboard/profile.tsx"),

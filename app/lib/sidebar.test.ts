@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import routes from "~/routes";
-import { isActivePath, mainNavigation, readSidebarCollapsed, sidebarCookieValue, teacherNavigation, upcomingScreens } from "./sidebar";
+import { isActivePath, mainNavigation, readSidebarCollapsed, sidebarCookieValue, teacherNavigation } from "./sidebar";
 
 const labels = (groups: ReturnType<typeof mainNavigation>) =>
   groups.map((group) => [group.label ?? null, group.items.map((item) => item.label)]);
@@ -15,21 +15,20 @@ describe("mainNavigation", () => {
     expect(mainNavigation(null)).toHaveLength(1);
   });
 
-  it("gives every entry of every shell a screen or a 'Bientôt disponible' page, never both", () => {
-    // The screens built so far: every route of app/routes.ts but the shared "coming soon" module.
+  it("gives every entry of every shell a screen of app/routes.ts", () => {
     type Entry = { path?: string; index?: boolean; file: string; children?: Entry[] };
     const built = new Set<string>();
     const walk = (entries: Entry[], prefix: string) => {
       for (const entry of entries) {
         const path = entry.path ? `${prefix}/${entry.path}` : prefix;
-        if (!entry.children?.length && entry.file !== "routes/shell/coming-soon.tsx") built.add(path || "/");
+        if (!entry.children?.length) built.add(path || "/");
         walk(entry.children ?? [], path);
       }
     };
     walk(routes as Entry[], "");
     const all = [...mainNavigation("admin"), ...mainNavigation("teacher"), ...teacherNavigation()].flatMap((group) => group.items);
     for (const item of all) {
-      expect(built.has(item.to) !== (upcomingScreens[item.to.slice(1)] !== undefined), item.to).toBe(true);
+      expect(built.has(item.to), item.to).toBe(true);
     }
   });
 });

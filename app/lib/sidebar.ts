@@ -1,9 +1,6 @@
 import type { Role } from "./roles";
 
-/**
- * The signed-in shells' navigation (document 2, "Shells"), plus what each screen that is not
- * built yet will hold (shown on its "Bientôt disponible" page). Browser-safe.
- */
+/** The signed-in shells' navigation (document 2, "Shells"). Browser-safe. */
 
 export type NavIcon =
   | "dashboard"
@@ -145,13 +142,3 @@ export function readSidebarCollapsed(cookieHeader: string | null | undefined): b
 export function sidebarCookieValue(collapsed: boolean, secure = false): string {
   return `${SIDEBAR_COOKIE}=${collapsed ? "collapsed" : "expanded"}; Path=/; Max-Age=${SIDEBAR_COOKIE_MAX_AGE}; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
-
-export interface UpcomingScreen {
-  title: string;
-  description: string;
-  /** Where the "back" link leads. */
-  back: { label: string; to: string };
-}
-
-/** What each screen not built yet will hold, keyed by route path (without the leading slash). */
-export const upcomingScreens: Record<string, UpcomingScreen> = {};
