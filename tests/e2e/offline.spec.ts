@@ -1,4 +1,7 @@
+import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { expectNoSeriousA11yViolations } from "./axe";
+import { startIsolatedServer, type IsolatedServer } from "./isolated-server";
 import { signInAs } from "./sign-in";
 
 /**
@@ -36,4 +39,164 @@ test("installs the service worker, shows the offline page without network, and s
     .click();
   await expect(page).toHaveURL(/\/$/);
   await expect.poll(() => page.evaluate(async () => (await caches.keys()).length)).toBe(0);
+});
+
+/**
+ * Learning offline (issue 13): a learner downloads a lesson (its size shown first, in the chosen
+ * video quality), opens and plays it with the network cut, marks it done, and finds the progress
+ * on the server once back online; signing out removes the stored lesson. On a server of its own
+ * (a course is created and followed).
+ */
+test.describe("a lesson downloaded for offline use", () => {
+  test.describe.configure({ mode: "serial", timeout: 600_000 });
+  // A busy machine (uploads, transcoding, a second server): generous waits.
+  const patient = expect.configure({ timeout: 60_000 });
+  const TITLE = "Entretien des batteries solaires";
+  const SLUG = "entretien-des-batteries-solaires";
+  let own: IsolatedServer;
+
+  test.beforeAll(async ({ browser }) => {
+    test.setTimeout(360_000);
+    own = await startIsolatedServer({ timeoutMs: 240_000 });
+    const page = await (await browser.newContext({ baseURL: own.base, viewport: { width: 1280, height: 900 } })).newPage();
+    await signInAs(page, "teacher", "/teacher/create-course");
+    await page.getByLabel("Titre du cours").fill(TITLE);
+    await page.getByLabel("Description").fill("Contrôler, charger et remplacer les batteries d'une installation solaire.");
+    await page.getByLabel("Catégorie").selectOption({ label: "Énergie" });
+    await page.getByLabel("Niveau").selectOption({ label: "Débutant" });
+    await page.getByLabel("Prix (FCFA)").fill("0");
+    await page.getByRole("tab", { name: "Contenu & Leçons" }).click();
+    for (const title of ["Lire l'état de charge", "Remplacer une batterie"]) {
+      await page.getByRole("button", { name: "Ajouter une leçon" }).click();
+      await page.getByLabel("Titre de la leçon").last().fill(title);
+    }
+    const first = page.getByRole("group", { name: /Leçon 1/ });
+    await first
+      .getByLabel("Contenu (texte de la leçon)")
+      .fill("Mesurez la tension au repos.\n\nUne batterie à 12,2 V est à moitié chargée.");
+    await first.getByLabel("Envoyer une vidéo").setInputFiles(path.join(import.meta.dirname, "../fixtures/lesson.webm"));
+    await patient(first.getByRole("link", { name: "lesson.webm" })).toBeVisible();
+    await page.getByRole("tab", { name: "Paramètres" }).click();
+    await page.getByRole("radio", { name: /Publié/ }).check();
+    await page.getByRole("button", { name: "Enregistrer" }).first().click();
+    await patient(page.getByText("Cours créé avec succès")).toBeVisible();
+    await page.context().close();
+  });
+
+  test.afterAll(async () => {
+    await own?.stop();
+  });
+
+  test("downloads a lesson, plays it and marks it done offline, sends the progress back online, and signing out removes it", async ({
+    browser,
+  }) => {
+    const context = await browser.newContext({ baseURL: own.base, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await signInAs(page, "student", `/formations/${SLUG}/inscription`);
+    await page.getByRole("button", { name: "Commencer la formation" }).click();
+    await patient(page).toHaveURL(new RegExp(`/dashboard/formations/${SLUG}$`));
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+
+    // The video's low-data version is made in the background: the lesson offers it once done.
+    await page.getByRole("link", { name: "Commencer la formation" }).click();
+    await patient(page.getByRole("heading", { level: 1 })).toHaveText("Lire l'état de charge");
+    const lessonPath = new URL(page.url()).pathname;
+    await patient
+      .poll(
+        async () => {
+          await page.reload();
+          return page
+            .getByRole("group", { name: "Qualité de la vidéo" })
+            .getByRole("link", { name: /Économie/ })
+            .count();
+        },
+        { timeout: 120_000, intervals: [2_000] },
+      )
+      .toBe(1);
+
+    // The size first, in the chosen quality; then the download.
+    const offline = page.getByRole("region", { name: "Hors ligne" });
+    await offline.getByRole("button", { name: "Télécharger pour hors ligne" }).click();
+    await offline.getByRole("radio", { name: /Économie/ }).check();
+    const size = offline.getByTestId("taille-hors-ligne");
+    await patient(size).toContainText("vidéo et documents");
+    const announced = Number(await size.getAttribute("data-files-bytes"));
+    const announcedTotal = Number(await size.getAttribute("data-total-bytes"));
+    expect(announced).toBeGreaterThan(0);
+    await expectNoSeriousA11yViolations(page);
+    await page.screenshot({ path: test.info().outputPath("telecharger-1280.png"), fullPage: true });
+    await offline.getByRole("button", { name: /^Télécharger \(/ }).click();
+    await patient(offline.getByRole("status")).toContainText("Leçon enregistrée sur cet appareil");
+
+    // What is stored: the lesson's video in that quality, byte for byte what was announced.
+    const stored = await page.evaluate(async () => {
+      const name = (await caches.keys()).find((key) => key.startsWith("campus-hors-ligne-"))!;
+      const cache = await caches.open(name);
+      const keys = await cache.keys();
+      const files = keys.filter((request) => new URL(request.url).pathname.startsWith("/fichiers/"));
+      const sizes = await Promise.all(files.map(async (request) => (await (await cache.match(request))!.blob()).size));
+      return {
+        urls: keys.map((request) => new URL(request.url).pathname + new URL(request.url).search),
+        fileBytes: sizes.reduce((a, b) => a + b, 0),
+      };
+    });
+    expect(stored.fileBytes).toBe(announced);
+    expect(stored.urls).toEqual(
+      expect.arrayContaining([lessonPath, `${lessonPath}.data`, expect.stringMatching(/^\/fichiers\/.+\?version=basse$/)]),
+    );
+
+    // The "Téléchargements" screen lists it with its size.
+    await page.getByRole("navigation", { name: "Navigation principale" }).getByRole("link", { name: "Téléchargements" }).click();
+    await patient(page.getByRole("heading", { level: 1 })).toHaveText("Téléchargements");
+    await patient(page.getByRole("link", { name: "Lire l'état de charge" })).toBeVisible();
+    await patient(page.getByText("Disponible")).toBeVisible();
+    // Everything stored (video, pages, their data) is what was announced, the pages' estimate within a fifth.
+    const storedTotal = Number(await page.getByTestId("octets-enregistres").getAttribute("data-bytes"));
+    expect(storedTotal).toBeGreaterThanOrEqual(announced);
+    expect(Math.abs(storedTotal - announcedTotal) / storedTotal).toBeLessThan(0.2);
+    await expectNoSeriousA11yViolations(page);
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.screenshot({ path: test.info().outputPath("telechargements-360.png"), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // No network: the lesson opens from the phone, its video plays, and "done" waits on the phone.
+    await context.setOffline(true);
+    await page.goto(lessonPath);
+    await patient(page.getByRole("heading", { level: 1 })).toHaveText("Lire l'état de charge");
+    await patient(page.getByText("Une batterie à 12,2 V est à moitié chargée.")).toBeVisible();
+    const video = page.locator("video");
+    await patient
+      .poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(2);
+    await video.evaluate((element: HTMLVideoElement) => {
+      element.muted = true;
+      return element.play();
+    });
+    await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime), { timeout: 10_000 }).toBeGreaterThan(1);
+    await video.evaluate((element: HTMLVideoElement) => element.pause());
+    await page.getByRole("button", { name: "Marquer comme terminé" }).click();
+    await patient(page.getByText("Leçon terminée · envoi en attente du réseau")).toBeVisible();
+    await patient(page.getByText("Une progression attend d'être envoyée")).toBeVisible();
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.screenshot({ path: test.info().outputPath("hors-ligne-lecon-360.png"), fullPage: true });
+
+    // Back online: sent once, and the server has it.
+    await context.setOffline(false);
+    await patient(page.getByText("Une progression attend d'être envoyée")).toHaveCount(0, { timeout: 15_000 });
+    await page.goto(`/dashboard/formations/${SLUG}`);
+    await patient(page.getByRole("progressbar", { name: `Progression dans ${TITLE}` })).toHaveAttribute("aria-valuenow", "50");
+
+    // Signing out takes the stored lesson with it.
+    await page.goto("/auth/deconnexion");
+    await page.getByRole("button", { name: "Se déconnecter de cet appareil" }).click();
+    await patient(page).toHaveURL(/\/$/);
+    await patient
+      .poll(() => page.evaluate(async () => (await caches.keys()).filter((name) => name.startsWith("campus-hors-ligne-")).length))
+      .toBe(0);
+    await context.close();
+  });
 });

@@ -231,7 +231,7 @@ function ReadyPanel({
       ) : null}
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
         <dt className="text-slate-600">À télécharger</dt>
-        <dd className="font-semibold text-slate-900" data-testid="taille-hors-ligne" data-files-bytes={files}>
+        <dd className="font-semibold text-slate-900" data-testid="taille-hors-ligne" data-files-bytes={files} data-total-bytes={total}>
           {formatFileSize(total)}
           <span className="font-normal text-slate-600">
             {" "}
