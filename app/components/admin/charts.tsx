@@ -1,7 +1,7 @@
 /**
  * Horizontal bars scaled to the largest value, rendered on the server (decision 0015): each row
  * names its label and its value in text, the bar is decoration. Reads well at 360 px, whatever
- * the number of rows (twelve months, five courses).
+ * the number of rows (twelve months, five courses); a long label wraps rather than being cut.
  */
 export function HorizontalBars({
   data,
@@ -23,9 +23,9 @@ export function HorizontalBars({
         <ul className="space-y-2.5">
           {data.map((item) => (
             <li key={item.label}>
-              <div className="flex justify-between gap-3 text-sm">
-                <span className="min-w-0 truncate font-medium text-slate-900">{item.label}</span>
-                <span className="shrink-0 text-slate-700 tabular-nums">
+              <div className="flex items-baseline justify-between gap-3 text-sm">
+                <span className="min-w-0 font-medium [overflow-wrap:anywhere] text-slate-900">{item.label}</span>
+                <span className="shrink-0 text-right text-slate-700 tabular-nums">
                   {item.display}
                   {item.note ? <span className="text-slate-600"> · {item.note}</span> : null}
                 </span>

@@ -228,7 +228,6 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
                   label: course.title,
                   value: course.enrolments,
                   display: plural(course.enrolments, "inscription", "inscriptions"),
-                  note: formatFcfa(course.revenue),
                 }))}
               />
             </CardContent>
