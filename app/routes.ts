@@ -93,6 +93,7 @@ export default [
     route("forum", "routes/admin/forum-signalements.tsx"),
     route("messages", "routes/admin/messages.tsx"),
     route("messages/:id", "routes/admin/message.tsx"),
+    route("inscriptions", "routes/admin/enrolments.tsx"),
     route("newsletter", "routes/admin/newsletter.tsx"),
     route("newsletter/abonnes.csv", "routes/admin/newsletter-export.tsx"),
     route("certificates", "routes/admin/certificates.tsx"),

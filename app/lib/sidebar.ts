@@ -68,6 +68,7 @@ export function mainNavigation(role: Role | null | undefined): NavGroup[] {
         { label: "Analytics", to: "/admin/analytics", icon: "analytics" },
         { label: "Finances", to: "/admin/financial", icon: "finances" },
         { label: "Certificats délivrés", to: "/admin/certificates", icon: "certificates" },
+        { label: "Inscriptions", to: "/admin/inscriptions", icon: "students" },
         { label: "Messages de contact", to: "/admin/messages", icon: "messages" },
         { label: "Lettre d'information", to: "/admin/newsletter", icon: "newsletter" },
         { label: "Créer Cours", to: "/admin/create-course", icon: "create" },

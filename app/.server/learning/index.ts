@@ -31,3 +31,12 @@ export {
   setLessonDone,
   type MyEnrolment,
 } from "./learner";
+export {
+  changeEnrolment,
+  ENROLMENT_ACTIONS,
+  enrolByHand,
+  GRANT_KINDS,
+  listCourseEnrolments,
+  listCoursesForEnrolments,
+  type EnrolmentAction,
+} from "./management";

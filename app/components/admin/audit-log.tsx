@@ -42,6 +42,14 @@ export function describeAudit(entry: AuditEntryView): string {
       return `a envoyé la lettre « ${String(entry.details.subject ?? "")} » à ${Number(entry.details.subscribers ?? 0)} abonnés`;
     case "newsletter_exported":
       return `a exporté la liste des abonnés à la lettre (${Number(entry.details.count ?? 0)} lignes)`;
+    case "enrolment_granted":
+      return `a inscrit ${target} à la main (${entry.details.kind === "scholarship" ? "bourse" : "place gratuite"} : ${String(entry.details.reason ?? "")})`;
+    case "enrolment_paused":
+      return `a suspendu l'inscription de ${target}`;
+    case "enrolment_resumed":
+      return `a repris l'inscription de ${target}`;
+    case "enrolment_cancelled":
+      return `a annulé l'inscription de ${target}`;
     default:
       return `${entry.action} (${target})`;
   }

@@ -1,0 +1,190 @@
+import { Form } from "react-router";
+import { z } from "zod";
+import { dbContext, userContext } from "~/.server/context";
+import { formFailure, orHttpError } from "~/.server/http/errors";
+import { changeEnrolment, ENROLMENT_ACTIONS, enrolByHand, listCourseEnrolments, listCoursesForEnrolments } from "~/.server/learning";
+import { redirectWithToast } from "~/.server/toast";
+import { Alert } from "~/components/ui/alert";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { FilterBar } from "~/components/ui/filter-bar";
+import { Input } from "~/components/ui/input";
+import { Select } from "~/components/ui/select";
+import { usePendingIntent } from "~/components/ui/use-pending-intent";
+import { formatDate } from "~/lib/dates";
+import { enrolmentStatusTones, grantKindLabels } from "~/lib/enrolment-admin";
+import { failureOf } from "~/lib/form-result";
+import { plural } from "~/lib/format";
+import { enrolmentStatusLabels } from "~/lib/learning";
+import { LIMITS } from "~/lib/limits";
+import { serialIdSchema } from "~/lib/schemas";
+import type { Route } from "./+types/enrolments";
+
+/** /admin/inscriptions?cours=<id>: a course's enrolments; enrol by hand, pause, resume, cancel. */
+
+const PATH = "/admin/inscriptions";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const db = context.get(dbContext);
+  const admin = context.get(userContext);
+  const courses = await orHttpError(listCoursesForEnrolments(db, admin));
+  const chosen = serialIdSchema.safeParse(new URL(request.url).searchParams.get("cours"));
+  const courseId = chosen.success ? chosen.data : (courses[0]?.id ?? null);
+  const list = courseId === null ? null : await orHttpError(listCourseEnrolments(db, admin, courseId));
+  return {
+    courses: courses.map((course) => ({ value: String(course.id), label: course.title })),
+    course: list?.course ?? null,
+    enrolments: (list?.enrolments ?? []).map((row) => ({
+      id: row.id,
+      status: row.status,
+      progress: row.progress,
+      name: `${row.firstName} ${row.lastName}`.trim() || row.email,
+      email: row.email,
+      since: formatDate(row.enrolledAt),
+    })),
+  };
+}
+
+export const meta = () => [{ title: "Inscriptions" }];
+
+const actionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("enrol"), email: z.string().optional(), kind: z.string().optional(), reason: z.string().optional() }),
+  z.object({ intent: z.enum(ENROLMENT_ACTIONS), enrolmentId: serialIdSchema }),
+]);
+
+const done = { pause: "Inscription suspendue", resume: "Inscription reprise", cancel: "Inscription annulée" } as const;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const db = context.get(dbContext);
+  const admin = context.get(userContext);
+  const courseId = serialIdSchema.safeParse(new URL(request.url).searchParams.get("cours"));
+  if (!courseId.success) throw new Response("Formation introuvable.", { status: 404 });
+  const here = `${PATH}?cours=${courseId.data}`;
+  const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return formFailure(parsed.error);
+  const input = parsed.data;
+  if (input.intent === "enrol") {
+    const values = { email: input.email ?? "", kind: input.kind ?? "", reason: input.reason ?? "" };
+    try {
+      const result = await enrolByHand(db, admin, courseId.data, values);
+      return redirectWithToast(
+        here,
+        result.kind === "enrolled"
+          ? { type: "success", title: "Apprenant inscrit", description: `${values.email} suit désormais la formation.` }
+          : { type: "success", title: "Déjà inscrit", description: `${values.email} suit déjà cette formation : rien n'a changé.` },
+        { status: 303 },
+      );
+    } catch (error) {
+      return formFailure(error, { intent: "enrol", values });
+    }
+  }
+  try {
+    await changeEnrolment(db, admin, input.enrolmentId, input.intent);
+  } catch (error) {
+    return formFailure(error, { intent: "change" });
+  }
+  return redirectWithToast(here, { type: "success", title: done[input.intent] }, { status: 303 });
+}
+
+export default function EnrolmentsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { courses, course, enrolments } = loaderData;
+  const failure = failureOf<{ email: string; kind: string; reason: string }>(actionData, "enrol");
+  const changeFailure = failureOf(actionData, "change");
+  const enrolling = usePendingIntent("enrol");
+  return (
+    <div className="mx-auto max-w-5xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold text-slate-900">Inscriptions</h1>
+        <p className="mt-1 text-slate-600">Les apprenants d'une formation : inscrire à la main, suspendre, reprendre, annuler.</p>
+      </div>
+      {courses.length === 0 || !course ? (
+        <p className="text-slate-600">Aucune formation pour le moment.</p>
+      ) : (
+        <>
+          <FilterBar
+            label="Choisir une formation"
+            id="enrolments"
+            choices={[{ name: "cours", label: "Formation", value: String(course.id), options: courses, className: "sm:w-96" }]}
+            submit="Afficher"
+          />
+          <section aria-labelledby="manual-title" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+            <h2 id="manual-title" className="text-lg font-semibold text-slate-900">
+              Inscrire à la main
+            </h2>
+            <Form key={enrolments.length} method="post" action={`${PATH}?cours=${course.id}`} className="grid gap-3 sm:grid-cols-2">
+              <input type="hidden" name="intent" value="enrol" />
+              <Alert className="sm:col-span-2">{failure?.message}</Alert>
+              <Field label="E-mail de l'apprenant" name="email" required error={failure?.fieldErrors.email}>
+                {(field) => <Input {...field} type="email" maxLength={LIMITS.email} defaultValue={failure?.values?.email ?? ""} />}
+              </Field>
+              <Field label="Type de place" name="kind" required error={failure?.fieldErrors.kind}>
+                {(field) => (
+                  <Select
+                    {...field}
+                    defaultValue={failure?.values?.kind ?? "free_place"}
+                    options={Object.entries(grantKindLabels).map(([value, label]) => ({ value, label }))}
+                  />
+                )}
+              </Field>
+              <Field label="Motif" name="reason" required error={failure?.fieldErrors.reason} className="sm:col-span-2">
+                {(field) => <Input {...field} maxLength={LIMITS.shortText} defaultValue={failure?.values?.reason ?? ""} />}
+              </Field>
+              <div className="sm:col-span-2">
+                <Button type="submit" disabled={enrolling}>
+                  {enrolling ? "Envoi..." : "Inscrire"}
+                </Button>
+              </div>
+            </Form>
+          </section>
+          <section aria-labelledby="list-title" className="space-y-3">
+            <h2 id="list-title" className="text-lg font-semibold text-slate-900">
+              {course.title} : {plural(enrolments.length, "inscription", "inscriptions")}
+            </h2>
+            <Alert>{changeFailure?.message}</Alert>
+            {enrolments.length === 0 ? (
+              <p className="text-sm text-slate-600">Personne n'est encore inscrit à cette formation.</p>
+            ) : (
+              <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white shadow-sm">
+                {enrolments.map((row) => (
+                  <li key={row.id} className="flex flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3">
+                    <span className="min-w-0 flex-1">
+                      <span className="block font-semibold break-words text-slate-900">{row.name}</span>
+                      <span className="block text-sm break-all text-slate-600">
+                        {row.email} · depuis le {row.since} · {row.progress} %
+                      </span>
+                    </span>
+                    <Badge tone={enrolmentStatusTones[row.status]}>{enrolmentStatusLabels[row.status]}</Badge>
+                    <span className="flex flex-wrap gap-2">
+                      {(row.status === "active" || row.status === "completed") && (
+                        <RowAction courseId={course.id} id={row.id} intent="pause" label="Suspendre" name={row.name} />
+                      )}
+                      {row.status === "paused" && (
+                        <RowAction courseId={course.id} id={row.id} intent="resume" label="Reprendre" name={row.name} />
+                      )}
+                      {row.status !== "cancelled" && (
+                        <RowAction courseId={course.id} id={row.id} intent="cancel" label="Annuler" name={row.name} />
+                      )}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        </>
+      )}
+    </div>
+  );
+}
+
+function RowAction({ courseId, id, intent, label, name }: { courseId: number; id: number; intent: string; label: string; name: string }) {
+  return (
+    <Form method="post" action={`${PATH}?cours=${courseId}`}>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="enrolmentId" value={id} />
+      <Button type="submit" variant="outline" size="sm" aria-label={`${label} l'inscription de ${name}`}>
+        {label}
+      </Button>
+    </Form>
+  );
+}
