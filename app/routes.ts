@@ -96,6 +96,8 @@ export default [
     route("inscriptions", "routes/admin/enrolments.tsx"),
     route("newsletter", "routes/admin/newsletter.tsx"),
     route("newsletter/abonnes.csv", "routes/admin/newsletter-export.tsx"),
+    // Course reviews: both parts of each rating, and hiding an abusive review.
+    route("avis", "routes/teacher/reviews.tsx", { id: "admin/avis" }),
     route("certificates", "routes/admin/certificates.tsx"),
     // Advanced analytics: the period changes every figure; "Exporter" gives them all as JSON.
     route("analytics", "routes/admin/analytics.tsx"),
@@ -117,6 +119,7 @@ export default [
     route("sessions/:id", "routes/teacher/session.tsx"),
     route("schedule", "routes/teacher/schedule.tsx"),
     route("analytics", "routes/teacher/analytics.tsx"),
+    route("avis", "routes/teacher/reviews.tsx", { id: "teacher/avis" }),
     // Quizzes: the list, the create/edit dialog (?quiz=), results and analytics (?onglet=resultats); a quiz's results as CSV.
     route("quiz", "routes/teacher/quiz.tsx"),
     route("quiz/:id/resultats.csv", "routes/teacher/quiz-export.ts"),

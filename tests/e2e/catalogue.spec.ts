@@ -149,6 +149,8 @@ test.describe("course page", () => {
     await expect(main.getByText("12 semaines").first()).toBeVisible();
     // 245 learners before the platform (the imported figure), plus the demo student who follows it.
     await expect(main.getByText("249 étudiants").first()).toBeVisible();
+    // The review count is the reviews' (245 imported, none written here yet), not the learners'.
+    await expect(main.getByText("(245 avis)")).toBeVisible();
     const programme = main.locator("section", { has: page.getByRole("heading", { name: "Programme de la formation" }) });
     await expect(programme.getByRole("listitem")).toHaveText([
       /Python & TensorFlow/,

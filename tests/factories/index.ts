@@ -16,4 +16,5 @@ export { enrol } from "./learning";
 export { createNotification } from "./notifications";
 export { cashOnlyPayments, createPayment } from "./payments";
 export { createSignedInUser, createUser, TEST_PASSWORD, type TestUser, type UserOverrides } from "./users";
+export { createReview } from "./reviews";
 export { createQuiz, DEFAULT_QUESTIONS, takeQuiz, type QuizOverrides } from "./quizzes";

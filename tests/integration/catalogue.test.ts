@@ -36,8 +36,10 @@ describe("seed", () => {
     expect(ai).toMatchObject({
       priceFcfa: 120000,
       durationWeeks: 12,
+      // The institute's figures before the platform (the imported baseline), nothing added yet.
       studentCount: 245,
       rating: 4.9,
+      reviewCount: 245,
       levelName: "Avancé",
       categoryName: "Tech",
     });

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql, type SQLWrapper } from "drizzle-orm";
 import { thumbnailImage } from "~/lib/uploads";
 import type { Actor } from "../auth/actor";
 import { cachedRead } from "../cache";
@@ -13,7 +13,7 @@ export type Institute = typeof institute.$inferSelect;
  * Reads shared by every visitor, kept in memory between changes (app/.server/cache): callers
  * treat what they get as read-only, since the next caller gets the same objects.
  */
-const CATALOGUE_TABLES = ["courses", "categories", "levels", "files", "lessons", "course_learner_counts"] as const;
+const CATALOGUE_TABLES = ["courses", "categories", "levels", "files", "lessons", "course_learner_counts", "course_reviews"] as const;
 
 export async function getInstitute(db: Database): Promise<Institute> {
   return cachedRead(db, "institute", ["institute"], async () => {
@@ -37,12 +37,36 @@ export async function listLevels(db: Database) {
 
 /**
  * "N étudiants" on a course: the learners it had before the platform (the imported figure, kept in
- * courses.student_count) plus its learners here (course_learner_counts, kept by learning).
+ * courses.baseline_student_count) plus its learners here (course_learner_counts, kept by learning).
  */
 export const publicStudentCount =
-  sql<number>`${courses.studentCount} + coalesce((select ${courseLearnerCounts.learners} from ${courseLearnerCounts} where ${courseLearnerCounts.courseId} = ${courses.id}), 0)`.mapWith(
+  sql<number>`${courses.baselineStudentCount} + coalesce((select ${courseLearnerCounts.learners} from ${courseLearnerCounts} where ${courseLearnerCounts.courseId} = ${courses.id}), 0)`.mapWith(
     Number,
   );
+
+/**
+ * A course's rating as every page and report shows it: the institute's imported reviews
+ * (courses.baseline_rating over baseline_review_count) combined with the reviews written here and
+ * not hidden (course_reviews, kept by the reviews capability). `rating`: the average, one
+ * decimal, null when the course has no review at all; `reviewCount`: both counts added.
+ * `courseId` is the course's id column (`courses.id`) or any SQL naming it (sql`c.id` in a raw
+ * query); both are scalar subqueries on their own aliases, usable in a select, an order by or a where.
+ */
+export function courseRatingSql(courseId: SQLWrapper) {
+  // The id is read in a derived table of its own (k), where the inner tables' columns are out of
+  // reach: an unqualified "id" (Drizzle leaves a one-table select unqualified) names the caller's row.
+  const course = sql`(select ${courseId} as course_id) k join courses rc on rc.id = k.course_id`;
+  const reviewed = sql`(select count(*) from course_reviews rr where rr.course_id = rc.id and rr.hidden_at is null)`;
+  const stars = sql`(select coalesce(sum(rr.rating), 0) from course_reviews rr where rr.course_id = rc.id and rr.hidden_at is null)`;
+  return {
+    rating: sql<number | null>`(select case when rc.baseline_review_count + ${reviewed} = 0 then null
+      else round((coalesce(rc.baseline_rating, 0) * rc.baseline_review_count + ${stars}) / (rc.baseline_review_count + ${reviewed})::numeric, 1)::float8 end
+      from ${course})`.mapWith(Number),
+    reviewCount: sql<number>`(select rc.baseline_review_count + ${reviewed} from ${course})`.mapWith(Number),
+  };
+}
+
+const publicRating = courseRatingSql(courses.id);
 
 const publicCourseColumns = {
   id: courses.id,
@@ -51,7 +75,8 @@ const publicCourseColumns = {
   description: courses.description,
   durationWeeks: courses.durationWeeks,
   studentCount: publicStudentCount,
-  rating: courses.rating,
+  rating: publicRating.rating,
+  reviewCount: publicRating.reviewCount,
   priceFcfa: courses.priceFcfa,
   icon: courses.icon,
   popular: courses.popular,
@@ -121,6 +146,7 @@ async function readCourseBySlug(db: Database, slug: string) {
       prerequisites: courses.prerequisites,
       objectives: courses.objectives,
       maxStudents: courses.maxStudents,
+      baselineReviewCount: courses.baselineReviewCount,
       updatedAt: courses.updatedAt,
     })
     .from(courses)

@@ -3,6 +3,7 @@ import { financePeriods, percentChange, type FinancePeriod } from "~/lib/finance
 import type { Actor } from "../auth/actor";
 import { queryRows, type Database } from "../db/client";
 import { AppError } from "../errors";
+import { courseRatingSql } from "../catalogue";
 import { commissionsEarnedBetween, unpaidCommissionsTotal } from "../finance";
 import { canManageFinance } from "../finance/policy";
 
@@ -282,7 +283,7 @@ export async function getTopCourses(db: Database, admin: Actor, window: Window, 
     revenue: number;
   }>(
     db,
-    sql`select c.id, c.title, count(e.id)::int as enrolments, count(e.completed_at)::int as completed, c.rating::float8 as rating,
+    sql`select c.id, c.title, count(e.id)::int as enrolments, count(e.completed_at)::int as completed, ${courseRatingSql(sql`c.id`).rating} as rating,
         coalesce((select sum(p.amount) from payments p where p.course_id = c.id and p.status = 'completed'
           and p.completed_at >= ${ts(window.from)} and p.completed_at < ${ts(window.to)}), 0)::float8 as revenue
       from enrolments e join courses c on c.id = e.course_id

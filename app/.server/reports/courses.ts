@@ -2,6 +2,7 @@ import { and, count, desc, eq, sql, sum, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { courseStatuses, courseStatusLabels } from "~/lib/course-status";
 import type { Actor } from "../auth/actor";
+import { courseRatingSql } from "../catalogue";
 import { managedCoursesWhere } from "../courses/policy";
 import type { Database } from "../db/client";
 import { containsText } from "../db/like";
@@ -99,6 +100,9 @@ export async function listManagedCourses(db: Database, actor: Actor, filters: Pa
       totalMinutes: lessonRows.totalMinutes,
       // Learners who paid (or needed not to) and follow, followed or paused the course.
       enrolmentCount: courseLearnerCounts.learners,
+      // The public rating (imported and written reviews), and the imported part of its count.
+      ...courseRatingSql(courses.id),
+      baselineReviewCount: courses.baselineReviewCount,
     })
     .from(courses)
     .innerJoin(categories, eq(courses.categoryId, categories.id))

@@ -12,7 +12,9 @@ export interface CourseCardData {
   description: string;
   durationWeeks: number;
   studentCount: number;
+  /** The average of the imported and the written reviews (null: none yet), and their count. */
   rating: number | null;
+  reviewCount: number;
   priceFcfa: number;
   icon: string;
   popular: boolean;
@@ -42,6 +44,7 @@ export function toCourseCardData(
     durationWeeks: course.durationWeeks,
     studentCount: course.studentCount,
     rating: course.rating,
+    reviewCount: course.reviewCount,
     priceFcfa: course.priceFcfa,
     icon: course.icon,
     popular: course.popular,
@@ -175,7 +178,7 @@ export function CourseCard({
               <Icon name="star" className="size-4 fill-accent-500 text-accent-500" aria-hidden="true" />
               <span>
                 <span className="font-semibold text-slate-800">{formatRating(course.rating)}</span>
-                <span className="sr-only"> sur 5</span> ({plural(course.studentCount, "avis", "avis")})
+                <span className="sr-only"> sur 5</span> ({plural(course.reviewCount, "avis", "avis")})
               </span>
             </li>
           ) : null}

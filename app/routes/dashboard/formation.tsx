@@ -1,7 +1,15 @@
 import { CalendarClock, Video } from "lucide-react";
-import { isRouteErrorResponse, Link } from "react-router";
+import { isRouteErrorResponse, Link, redirect } from "react-router";
+import { getCourseBySlug } from "~/.server/catalogue";
 import { dbContext, userContext } from "~/.server/context";
+import { isAppError } from "~/.server/errors";
+import { formFailure } from "~/.server/http/errors";
 import { getLearnerCourse } from "~/.server/learning";
+import { getMyReview, saveReview } from "~/.server/reviews";
+import { redirectWithToast } from "~/.server/toast";
+import { ReviewForm, type ReviewFormValues } from "~/components/reviews/review-form";
+import { formatDateTime } from "~/lib/dates";
+import { failureOf } from "~/lib/form-result";
 import { listLearnerSessions } from "~/.server/live-sessions";
 import { listLearnerQuizzes } from "~/.server/quizzes";
 import { CourseOutline } from "~/components/learning/course-outline";
@@ -25,8 +33,12 @@ export async function loader(args: Route.LoaderArgs) {
   // Quizzes are taken by the course's learners (a teacher's preview has no enrolment).
   const quizzes = enrolment ? await listLearnerQuizzes(db, user, course.id) : [];
   const sessions = await listLearnerSessions(db, user, now, { courseId: course.id, limit: 5 });
+  // Reviews are written by the course's learners (active or completed), not by a teacher's preview.
+  const review = enrolment ? await getMyReview(db, user, course.id) : null;
   return {
     userId: user.id,
+    canReview: Boolean(enrolment),
+    review: review && { rating: review.rating, body: review.body, hidden: review.hidden, updatedLabel: formatDateTime(review.updatedAt) },
     sessions: sessions.map(learnerSessionView),
     course: {
       slug: course.slug,
@@ -45,11 +57,33 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+/** The learner's review: written once, then edited by the same form (one per learner and course). */
+export async function action(args: Route.ActionArgs) {
+  const user = args.context.get(userContext);
+  const db = args.context.get(dbContext);
+  const form = await args.request.formData();
+  const values: ReviewFormValues = { rating: String(form.get("rating") ?? ""), body: String(form.get("body") ?? "") };
+  const course = await getCourseBySlug(db, args.params.slug);
+  if (!course) throw new Response("Formation introuvable.", { status: 404 });
+  try {
+    const { created } = await saveReview(db, user, course.id, values);
+    return redirectWithToast(`/dashboard/formations/${course.slug}#mon-avis`, {
+      type: "success",
+      title: created ? "Merci pour votre avis" : "Avis modifié",
+      description: created ? "Votre avis est publié sur la page de la formation." : "Votre avis a été mis à jour.",
+    });
+  } catch (error) {
+    // Not (or no longer) a learner of the course: to its public page, as the course home does.
+    if (isAppError(error, "forbidden") && error.reason === "not_enrolled") throw redirect(`/formations/${course.slug}`);
+    return formFailure(error, { intent: "review", values });
+  }
+}
+
 export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? loaderData.course.title : "Formation" }];
 
 /** A followed course's home: progress, "Continuer", the next live session, the lessons. */
-export default function LearnerCoursePage({ loaderData }: Route.ComponentProps) {
-  const { userId, course, sessions, nextLive, progress, completed, lessons, resumeHref, started, quizzes } = loaderData;
+export default function LearnerCoursePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { userId, course, sessions, nextLive, progress, completed, lessons, resumeHref, started, quizzes, canReview, review } = loaderData;
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <div>
@@ -136,6 +170,8 @@ export default function LearnerCoursePage({ loaderData }: Route.ComponentProps) 
           <CourseOutline slug={course.slug} lessons={lessons} />
         </section>
       ) : null}
+
+      {canReview ? <ReviewForm review={review} failure={failureOf<ReviewFormValues>(actionData, "review")} /> : null}
     </div>
   );
 }

@@ -4,6 +4,9 @@ import { getCourseForViewer, listLessonOutline } from "~/.server/catalogue";
 import { dbContext } from "~/.server/context";
 import { orHttpError } from "~/.server/http/errors";
 import { followsCourse, seatsLeft } from "~/.server/learning";
+import { listPublicReviews } from "~/.server/reviews";
+import { Stars } from "~/components/reviews/stars";
+import { formatDate } from "~/lib/dates";
 import { EnrolBox } from "~/components/public/enrol-box";
 import { getPublicTeacherProfile } from "~/.server/teaching";
 import { CourseIcon } from "~/components/public/course-icon";
@@ -20,13 +23,21 @@ export async function loader(args: Route.LoaderArgs) {
   const viewer = await getOptionalUser(args);
   const found = await orHttpError(getCourseForViewer(db, viewer, args.params.slug));
   const { instructorId, ...course } = found;
-  const [lessons, following, seats, teacher] = await Promise.all([
+  const [lessons, following, seats, teacher, reviews] = await Promise.all([
     listLessonOutline(db, course.id),
     followsCourse(db, viewer, course.id),
     seatsLeft(db, found),
     instructorId ? getPublicTeacherProfile(db, instructorId) : Promise.resolve(null),
+    listPublicReviews(db, course.id),
   ]);
-  return { course, lessons, following, full: seats === 0, teacher };
+  return {
+    course,
+    lessons,
+    following,
+    full: seats === 0,
+    teacher,
+    reviews: reviews.map(({ createdAt, ...review }) => ({ ...review, date: formatDate(createdAt), iso: createdAt.toISOString() })),
+  };
 }
 
 /** A meta description of at most ~160 characters, cut on a word. */
@@ -49,7 +60,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 };
 
 export default function CoursePage({ loaderData, matches }: Route.ComponentProps) {
-  const { course, lessons, following, full, teacher } = loaderData;
+  const { course, lessons, following, full, teacher, reviews } = loaderData;
   const layout = matches[1]?.loaderData;
   const site = siteFromMatches(matches);
   const institute = layout?.institute;
@@ -94,7 +105,7 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
             "@type": "AggregateRating",
             ratingValue: course.rating,
             bestRating: 5,
-            ratingCount: course.studentCount,
+            ratingCount: course.reviewCount,
           },
         }
       : {}),
@@ -191,7 +202,7 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
                     <Icon name="star" className="size-5 fill-accent-500 text-accent-500" aria-hidden="true" />
                     <span>
                       <strong className="text-white">{formatRating(course.rating)}</strong>
-                      <span className="sr-only"> sur 5</span> ({plural(course.studentCount, "avis", "avis")})
+                      <span className="sr-only"> sur 5</span> ({plural(course.reviewCount, "avis", "avis")})
                     </span>
                   </li>
                 ) : null}
@@ -318,6 +329,47 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
               {teacher.bio ? <p className="mt-2 whitespace-pre-line text-slate-700">{teacher.bio}</p> : null}
             </section>
           ) : null}
+
+          <section aria-labelledby="avis">
+            <h2 id="avis" className="text-2xl font-bold text-slate-900">
+              Avis des apprenants
+            </h2>
+            {course.rating !== null ? (
+              <p className="mt-4 flex flex-wrap items-center gap-x-3 gap-y-1 text-slate-700">
+                <Stars rating={course.rating} className="size-5" />
+                <span>
+                  <strong className="text-slate-900">{formatRating(course.rating)}</strong> sur 5 ·{" "}
+                  {plural(course.reviewCount, "avis", "avis")}
+                </span>
+              </p>
+            ) : null}
+            {course.baselineReviewCount > 0 ? (
+              <p className="mt-1 text-sm text-slate-600">
+                Dont {plural(course.baselineReviewCount, "avis recueilli", "avis recueillis")} par l'institut avant cette plateforme.
+              </p>
+            ) : null}
+            {reviews.length > 0 ? (
+              <ul className="mt-6 space-y-4">
+                {reviews.map((review) => (
+                  <li key={review.id} className="rounded-xl border border-slate-200 bg-white p-4">
+                    <div className="flex flex-wrap items-center justify-between gap-2">
+                      <p className="font-semibold text-slate-900">{review.name}</p>
+                      <Stars rating={review.rating} />
+                    </div>
+                    <p className="text-sm text-slate-600">
+                      <time dateTime={review.iso}>{review.date}</time>
+                    </p>
+                    <p className="mt-2 break-words whitespace-pre-line text-slate-700">{review.body}</p>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="mt-4 text-slate-700">
+                Aucun avis n'a encore été publié sur cette plateforme. Les apprenants inscrits peuvent noter la formation depuis leur
+                espace.
+              </p>
+            )}
+          </section>
 
           <div className="flex flex-col gap-3 border-t border-slate-200 pt-8 sm:flex-row sm:items-center sm:justify-between">
             <Link to="/formations" className="inline-flex items-center gap-2 rounded-md font-medium text-brand-700 hover:underline">

@@ -65,6 +65,14 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
       <div>
         <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Analytics</h1>
         <p className="mt-2 text-slate-700">Depuis le {sinceLabel} : chaque chiffre ne compte que cette période.</p>
+        <p className="mt-1 text-sm">
+          <Link
+            to={course ? `/teacher/avis?cours=${course}` : "/teacher/avis"}
+            className="font-medium text-brand-700 underline underline-offset-2"
+          >
+            Notes et avis des apprenants
+          </Link>
+        </p>
       </div>
 
       <Form method="get" className="flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-4">

@@ -9,6 +9,7 @@ import { isAppError } from "~/.server/errors";
 import { rethrowAsHttp } from "~/.server/http/errors";
 import { redirectWithToast } from "~/.server/toast";
 import { StatCard } from "~/components/ui/stat-card";
+import { formatRating } from "~/components/public/links";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
@@ -182,6 +183,19 @@ function CourseCard({ course, admin }: { course: CourseView; admin: boolean }) {
               {course.enrolmentCount}
               <span className="sr-only"> : voir les étudiants de « {course.title} »</span>
             </Link>
+          </dd>
+          <dt className="text-slate-600">Note</dt>
+          <dd className="text-right text-slate-900">
+            <Link
+              to={`${admin ? "/admin" : "/teacher"}/avis?cours=${course.id}`}
+              className="font-medium text-brand-700 underline underline-offset-2"
+            >
+              {course.rating === null ? "Aucun avis" : `${formatRating(course.rating)} (${plural(course.reviewCount, "avis", "avis")})`}
+              <span className="sr-only"> : voir les avis de « {course.title} »</span>
+            </Link>
+            {course.baselineReviewCount > 0 ? (
+              <span className="block text-xs text-slate-600">dont {course.baselineReviewCount} importés</span>
+            ) : null}
           </dd>
           {admin && (
             <>

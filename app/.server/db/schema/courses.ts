@@ -2,7 +2,8 @@
  * Owner: the courses capability (app/.server/courses): a course and its lessons are written only
  * by course authoring (and the seed); others read them, or call courses.
  */
-import { boolean, index, integer, numeric, pgEnum, pgTable, serial, text, timestamp, type AnyPgColumn } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, numeric, pgEnum, pgTable, serial, text, timestamp, type AnyPgColumn } from "drizzle-orm/pg-core";
 import { users } from "./auth";
 import { categories, levels } from "./catalogue";
 import { files } from "./files";
@@ -24,9 +25,14 @@ export const courses = pgTable(
       .notNull()
       .references(() => levels.id),
     durationWeeks: integer("duration_weeks").notNull(),
-    /** Learners before the platform (the imported figure); the pages add the learners enrolled here. */
-    studentCount: integer("student_count").notNull().default(0),
-    rating: numeric("rating", { precision: 2, scale: 1, mode: "number" }),
+    /**
+     * The institute's figures from before the platform, imported once and kept apart: its learners,
+     * and its reviews (their count and average). The pages add what happens here — the learners
+     * enrolled (course_learner_counts) and the reviews written (course_reviews) — never replace them.
+     */
+    baselineStudentCount: integer("baseline_student_count").notNull().default(0),
+    baselineRating: numeric("baseline_rating", { precision: 2, scale: 1, mode: "number" }),
+    baselineReviewCount: integer("baseline_review_count").notNull().default(0),
     priceFcfa: integer("price_fcfa").notNull().default(0),
     icon: text("icon").notNull().default("book-open"),
     popular: boolean("popular").notNull().default(false),
@@ -50,7 +56,14 @@ export const courses = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("courses_instructor_idx").on(table.instructorId)],
+  (table) => [
+    index("courses_instructor_idx").on(table.instructorId),
+    // An imported count of reviews comes with its average, and an average within the stars.
+    check(
+      "courses_baseline_rating",
+      sql`(${table.baselineReviewCount} = 0 or ${table.baselineRating} is not null) and ${table.baselineReviewCount} >= 0 and (${table.baselineRating} is null or ${table.baselineRating} between 1 and 5)`,
+    ),
+  ],
 );
 
 /**

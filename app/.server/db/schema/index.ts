@@ -21,3 +21,4 @@ export * from "./messaging";
 export * from "./live-sessions";
 export * from "./teaching";
 export * from "./finance";
+export * from "./reviews";

@@ -66,7 +66,7 @@ export const lessonProgress = pgTable(
 /**
  * How many learners each course has here (an enrolment opened and not cancelled), kept in step by
  * the learning capability in the transaction that opens or closes an enrolment. The course pages
- * add it to the imported figure (courses.student_count); the teachers' lists show it. A table of
+ * add it to the imported figure (courses.baseline_student_count); the teachers' lists show it. A table of
  * its own so that a lesson marked done does not touch the cached catalogue.
  */
 export const courseLearnerCounts = pgTable("course_learner_counts", {
