@@ -9,14 +9,14 @@ import { signInAs } from "./sign-in";
  * JavaScript, then edits it; the public page counts the reviews (the imported 245 plus this one)
  * and lists it; an administrator hides it and the figures go back.
  */
-test.describe.configure({ mode: "serial", timeout: 120_000 });
+test.describe.configure({ mode: "serial", timeout: 300_000 });
 
 let own: IsolatedServer;
 const SLUG = "intelligence-artificielle";
 
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  own = await startIsolatedServer();
+  test.setTimeout(240_000);
+  own = await startIsolatedServer({ timeoutMs: 200_000 });
 });
 test.afterAll(async () => {
   await own?.stop();
@@ -35,18 +35,18 @@ test("a learner rates a course without JavaScript, edits the review, and the pub
   await expect(form).toBeVisible();
 
   // Nothing chosen, a text too short: the messages beside the fields, the text kept.
-  await form.getByLabel("Votre avis").fill("Trop court");
+  await form.getByRole("textbox", { name: "Votre avis" }).fill("Trop court");
   await form.getByRole("button", { name: "Publier mon avis" }).click();
   await expect(page.getByText("Choisissez une note de 1 à 5 étoiles.")).toBeVisible();
-  await expect(page.getByLabel("Votre avis")).toHaveValue("Trop court");
+  await expect(page.getByRole("textbox", { name: "Votre avis" })).toHaveValue("Trop court");
   await expectNoSeriousA11yViolations(page);
 
   await page.getByRole("radio", { name: "4 sur 5" }).check();
-  await page.getByLabel("Votre avis").fill("Des cours clairs et des projets concrets, merci !");
+  await page.getByRole("textbox", { name: "Votre avis" }).fill("Des cours clairs et des projets concrets, merci !");
   await page.getByRole("button", { name: "Publier mon avis" }).click();
   const mine = page.getByRole("region", { name: "Votre avis" });
   await expect(mine.getByRole("button", { name: "Modifier mon avis" })).toBeVisible();
-  await expect(mine.getByLabel("Votre avis")).toHaveValue("Des cours clairs et des projets concrets, merci !");
+  await expect(mine.getByRole("textbox", { name: "Votre avis" })).toHaveValue("Des cours clairs et des projets concrets, merci !");
   await page.screenshot({ path: test.info().outputPath("avis-360.png"), fullPage: true });
 
   // A second submit edits the same review.
