@@ -1,10 +1,17 @@
 /** A teacher's settings: bio and payout details, who may read them (finance reads them for commissions). */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { getEmailPreferences } from "~/.server/notifications";
+import { deleteUnattachedFiles } from "~/.server/files/maintenance";
+import { getReadableFile } from "~/.server/learning";
+import { listCourseContent } from "~/.server/courses/content";
+import { createDiskStorage } from "~/.server/storage/disk";
 import { getPayoutDetails, getPublicTeacherProfile, getTeacherProfile, listPayoutDetails, saveTeacherProfile } from "~/.server/teaching";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/teacher/settings";
-import { createUser, type TestUser } from "../factories";
+import { createStoredFile, createUser, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
 import { routeOutcome } from "../setup/routes";
@@ -104,7 +111,11 @@ describe("/teacher/settings", () => {
         mobileMoneyNumber: "+22376001122",
       },
     });
-    expect(await getPublicTeacherProfile(handle.db, teacher.id)).toEqual({ name: "Seydou Traoré", bio: "Formateur en énergie solaire." });
+    expect(await getPublicTeacherProfile(handle.db, teacher.id)).toEqual({
+      name: "Seydou Traoré",
+      bio: "Formateur en énergie solaire.",
+      photoFileId: null,
+    });
   });
 
   it("saves the e-mail choices: an unticked kind is switched off", async () => {
@@ -115,5 +126,61 @@ describe("/teacher/settings", () => {
     const preferences = await getEmailPreferences(handle.db, teacher);
     expect(preferences.session_starting).toBe(true);
     expect(preferences.session_scheduled).toBe(false);
+  });
+});
+
+describe("the teacher's photo", () => {
+  const storage = createDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), "campus-photo-")));
+  const photoOf = async (teacher: TestUser) => (await getPublicTeacherProfile(handle.db, teacher.id))?.photoFileId;
+  const form = (fields: Record<string, string>) => new URLSearchParams(fields);
+  const call = (user: TestUser, fields: Record<string, string>) => {
+    const request = new Request(`${TEST_PUBLIC_URL}/teacher/settings`, { method: "POST", body: form(fields) });
+    const context = routerContext(handle.db, createTestAuth(handle.db), {
+      user: { ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" },
+    });
+    return routeOutcome(() => settingsAction({ request, params: {}, context } as never));
+  };
+
+  it("takes the teacher's own uploaded image, shows it to anyone, and keeps it from the maintenance job", async () => {
+    const teacher = await createUser(handle.db, { role: "teacher" });
+    const image = await createStoredFile(handle.db, storage, teacher, { purpose: "thumbnail" });
+    expect(await call(teacher, { intent: "photo", photoFileId: image.id })).toMatchObject({ status: 303, location: "/teacher/settings" });
+    expect(await photoOf(teacher)).toBe(image.id);
+    // Public on the course pages: a visitor may read it, as a course cover.
+    expect((await getReadableFile(handle.db, null, image.id)).visibility).toBe("public");
+    // Older than the retention of unattached uploads, yet kept: it is in use.
+    await deleteUnattachedFiles(handle.db, storage, new Date(Date.now() + 48 * 3600_000));
+    expect((await getReadableFile(handle.db, null, image.id)).file.id).toBe(image.id);
+
+    // A new photo releases the old one to the maintenance job; "Retirer" releases the new one.
+    const second = await createStoredFile(handle.db, storage, teacher, { purpose: "thumbnail" });
+    await call(teacher, { intent: "photo", photoFileId: second.id });
+    expect(await photoOf(teacher)).toBe(second.id);
+    await expect(getReadableFile(handle.db, null, image.id)).rejects.toMatchObject({ code: "not_found" });
+    expect(await call(teacher, { intent: "remove-photo" })).toMatchObject({ status: 303 });
+    expect(await photoOf(teacher)).toBeNull();
+    await deleteUnattachedFiles(handle.db, storage, new Date(Date.now() + 48 * 3600_000));
+    await expect(getReadableFile(handle.db, teacher, second.id)).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("refuses someone else's upload, a document and an unknown id, beside the field", async () => {
+    const teacher = await createUser(handle.db, { role: "teacher" });
+    const stranger = await createUser(handle.db, { role: "teacher" });
+    const theirs = await createStoredFile(handle.db, storage, stranger, { purpose: "thumbnail" });
+    const document = await createStoredFile(handle.db, storage, teacher, { purpose: "lesson_attachment" });
+    for (const [photoFileId, message] of [
+      [theirs.id, "Cette image n'est plus disponible : envoyez-la de nouveau."],
+      ["inconnu", "Cette image n'est plus disponible : envoyez-la de nouveau."],
+      [document.id, "La photo doit être une image JPEG, PNG ou WebP."],
+    ] as const) {
+      const refused = await call(teacher, { intent: "photo", photoFileId });
+      expect(refused, photoFileId).toMatchObject({ status: 400, data: { fieldErrors: { photoFileId: message } } });
+    }
+    expect(await photoOf(teacher)).toBeNull();
+    // Nor may the photo be taken by a course form or the content screen as an unattached upload.
+    const photo = await createStoredFile(handle.db, storage, teacher, { purpose: "thumbnail" });
+    await call(teacher, { intent: "photo", photoFileId: photo.id });
+    const content = await listCourseContent(handle.db, teacher, { course: null, kind: null });
+    expect(JSON.stringify(content)).not.toContain(photo.id);
   });
 });

@@ -2,6 +2,7 @@ import { and, inArray, isNull, lt } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { files } from "../db/schema";
 import type { FileStorage } from "../storage";
+import { notATeacherPhoto } from "./policy";
 
 /** An upload not claimed by a course form within this delay is abandoned. */
 export const UNATTACHED_FILE_RETENTION_MS = 24 * 60 * 60 * 1000;
@@ -15,7 +16,7 @@ export async function deleteUnattachedFiles(db: Database, storage: FileStorage, 
   const candidates = await db
     .select({ id: files.id })
     .from(files)
-    .where(and(isNull(files.courseId), lt(files.createdAt, olderThan)))
+    .where(and(isNull(files.courseId), lt(files.createdAt, olderThan), notATeacherPhoto))
     .limit(batch);
   if (!candidates.length) return 0;
   const removed = await db
@@ -27,6 +28,7 @@ export async function deleteUnattachedFiles(db: Database, storage: FileStorage, 
           candidates.map((row) => row.id),
         ),
         isNull(files.courseId),
+        notATeacherPhoto,
       ),
     )
     .returning({ storageKey: files.storageKey, variants: files.variants });

@@ -1,6 +1,6 @@
-import { and, eq, isNull, type SQL } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { isAdmin, isSelf, type Actor } from "../auth/actor";
-import { files } from "../db/schema";
+import { files, teacherProfiles } from "../db/schema";
 
 /**
  * An uploaded file not yet attached to a course may be used (named in a course form, described
@@ -11,7 +11,16 @@ export function canUseUnattachedFile(actor: Actor | null, file: { uploadedBy: st
   return isAdmin(actor) || isSelf(actor, file.uploadedBy);
 }
 
-/** `canUseUnattachedFile` as SQL, over the files not yet attached. */
+/**
+ * A teacher's photo belongs to no course but is in use: no course form or content screen may take
+ * it, and the maintenance job keeps it. Read from the table here (the teaching capability builds on
+ * this one) so that the rule stays one SQL clause.
+ */
+export const notATeacherPhoto: SQL = sql`not exists (select 1 from ${teacherProfiles} where ${teacherProfiles.photoFileId} = ${files.id})`;
+
+/** `canUseUnattachedFile` as SQL, over the files not yet attached (teachers' photos left out). */
 export function usableUnattachedFilesWhere(actor: Actor): SQL {
-  return isAdmin(actor) ? isNull(files.courseId) : and(isNull(files.courseId), eq(files.uploadedBy, actor.id))!;
+  return isAdmin(actor)
+    ? and(isNull(files.courseId), notATeacherPhoto)!
+    : and(isNull(files.courseId), eq(files.uploadedBy, actor.id), notATeacherPhoto)!;
 }

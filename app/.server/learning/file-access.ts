@@ -5,12 +5,14 @@ import type { Database } from "../db/client";
 import { courses, files, lessons } from "../db/schema";
 import { AppError } from "../errors";
 import { canUseUnattachedFile, type ReadableFile } from "../files";
+import { isTeacherPhoto } from "../teaching";
 import { followsCourse } from "./enrolments";
 
 const fileNotFound = () => AppError.notFound("Fichier introuvable.");
 
 /**
  * Who may read a stored file (unknown or refused: both "not found", so an id tells nothing):
+ * - a teacher's photo: anyone;
  * - not yet attached to a course (just uploaded): its uploader and admins;
  * - a course thumbnail: anyone;
  * - a lesson's video or document: whoever may read the lesson (canReadLesson: the course's team,
@@ -21,6 +23,7 @@ export async function getReadableFile(db: Database, actor: Actor | null, id: str
   const [file] = await db.select().from(files).where(eq(files.id, id));
   if (!file) throw fileNotFound();
   if (file.courseId === null) {
+    if (file.purpose === "thumbnail" && (await isTeacherPhoto(db, file.id))) return { file, visibility: "public" };
     if (canUseUnattachedFile(actor, file)) return { file, visibility: "private" };
     throw fileNotFound();
   }

@@ -10,8 +10,9 @@ import { optionalText, phoneSchema } from "~/lib/schemas";
 import type { Actor } from "../auth/actor";
 import { isAdmin } from "../auth/actor";
 import type { Database } from "../db/client";
-import { teacherProfiles, users } from "../db/schema";
+import { files, teacherProfiles, users } from "../db/schema";
 import { AppError, validate } from "../errors";
+import { canUseUnattachedFile } from "../files";
 import { canEditTeacherProfile, canReadPayoutDetails } from "./policy";
 
 export * from "./policy";
@@ -91,15 +92,24 @@ export async function getTeacherProfile(db: Database, actor: Actor, teacherId = 
   return { bio: row?.bio ?? "", photoFileId: row?.photoFileId ?? null, payout: payoutOf(row) };
 }
 
-/** The public part (a course page's "Votre formateur"): name and bio; null when the account is gone or closed. */
-export async function getPublicTeacherProfile(db: Database, teacherId: string): Promise<{ name: string; bio: string } | null> {
+/** The public part (a course page's "Votre formateur"): name, bio and photo; null when the account is gone or closed. */
+export async function getPublicTeacherProfile(
+  db: Database,
+  teacherId: string,
+): Promise<{ name: string; bio: string; photoFileId: string | null } | null> {
   const [row] = await db
-    .select({ firstName: users.firstName, lastName: users.lastName, banned: users.banned, bio: teacherProfiles.bio })
+    .select({
+      firstName: users.firstName,
+      lastName: users.lastName,
+      banned: users.banned,
+      bio: teacherProfiles.bio,
+      photoFileId: teacherProfiles.photoFileId,
+    })
     .from(users)
     .leftJoin(teacherProfiles, eq(teacherProfiles.userId, users.id))
     .where(eq(users.id, teacherId));
   if (!row || row.banned) return null;
-  return { name: `${row.firstName} ${row.lastName}`.trim(), bio: row.bio ?? "" };
+  return { name: `${row.firstName} ${row.lastName}`.trim(), bio: row.bio ?? "", photoFileId: row.photoFileId ?? null };
 }
 
 /** Saves the bio and the payout details (the fields of the other method are cleared). */
@@ -122,13 +132,39 @@ export async function saveTeacherProfile(db: Database, actor: Actor, input: unkn
     .onConflictDoUpdate({ target: teacherProfiles.userId, set: values });
 }
 
-/** Sets (or removes, with null) the teacher's photo: a stored image file. */
+/**
+ * Sets (or removes, with null) the teacher's photo: an image the teacher (or an admin) has just
+ * uploaded and that no course uses. From then on it is public (on their course pages) and kept by
+ * the maintenance job; the photo it replaces is released to it.
+ */
 export async function setTeacherPhoto(db: Database, actor: Actor, fileId: string | null, now = new Date(), teacherId = actor.id) {
   if (!canEditTeacherProfile(actor, teacherId)) throw AppError.notFound("Enseignant introuvable.");
+  if (fileId !== null) {
+    const [file] = await db
+      .select({ purpose: files.purpose, courseId: files.courseId, uploadedBy: files.uploadedBy })
+      .from(files)
+      .where(eq(files.id, fileId));
+    if (!file || file.courseId !== null || !canUseUnattachedFile(actor, file)) {
+      throw AppError.invalid({ photoFileId: "Cette image n'est plus disponible : envoyez-la de nouveau." });
+    }
+    if (file.purpose !== "thumbnail") {
+      throw AppError.invalid({ photoFileId: "La photo doit être une image JPEG, PNG ou WebP." });
+    }
+  }
   await db
     .insert(teacherProfiles)
     .values({ userId: teacherId, photoFileId: fileId, updatedAt: now })
     .onConflictDoUpdate({ target: teacherProfiles.userId, set: { photoFileId: fileId, updatedAt: now } });
+}
+
+/** Whether a stored file is a teacher's photo (public: it is shown on their course pages). */
+export async function isTeacherPhoto(db: Database, fileId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: teacherProfiles.userId })
+    .from(teacherProfiles)
+    .where(eq(teacherProfiles.photoFileId, fileId))
+    .limit(1);
+  return row !== undefined;
 }
 
 /**

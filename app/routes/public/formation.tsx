@@ -13,6 +13,7 @@ import { CourseIcon } from "~/components/public/course-icon";
 import { NotFoundContent } from "~/components/public/not-found";
 import { courseHref, formatRating } from "~/components/public/links";
 import { formatMinutes, formatWeeks, plural } from "~/lib/format";
+import { fileUrl } from "~/lib/uploads";
 import { absoluteUrl, jsonLd, pageMeta, siteFromMatches } from "~/lib/seo";
 import type { Route } from "./+types/formation";
 import { Icon } from "~/components/public/icon";
@@ -325,8 +326,22 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
               <h2 id="formateur" className="text-2xl font-bold text-slate-900">
                 Votre formateur
               </h2>
-              <p className="mt-4 font-semibold text-slate-900">{teacher.name}</p>
-              {teacher.bio ? <p className="mt-2 whitespace-pre-line text-slate-700">{teacher.bio}</p> : null}
+              <div className="mt-4 flex items-start gap-4">
+                {teacher.photoFileId ? (
+                  <img
+                    src={fileUrl(teacher.photoFileId, 320)}
+                    alt=""
+                    width={96}
+                    height={96}
+                    loading="lazy"
+                    className="size-24 shrink-0 rounded-full border border-slate-200 object-cover"
+                  />
+                ) : null}
+                <div>
+                  <p className="font-semibold text-slate-900">{teacher.name}</p>
+                  {teacher.bio ? <p className="mt-2 whitespace-pre-line text-slate-700">{teacher.bio}</p> : null}
+                </div>
+              </div>
             </section>
           ) : null}
 

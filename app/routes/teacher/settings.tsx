@@ -1,8 +1,10 @@
-import { Form, Link, useNavigation } from "react-router";
-import { dbContext, userContext } from "~/.server/context";
+import { Form, Link, useNavigation, useSubmit } from "react-router";
+import { dbContext, envContext, userContext } from "~/.server/context";
+import { uploadLimits } from "~/.server/files/ingest";
 import { formFailure } from "~/.server/http/errors";
 import { getEmailPreferences, setEmailPreferences } from "~/.server/notifications";
-import { getTeacherProfile, saveTeacherProfile } from "~/.server/teaching";
+import { getTeacherProfile, saveTeacherProfile, setTeacherPhoto } from "~/.server/teaching";
+import { FileUpload } from "~/components/courses/file-upload";
 import { redirectWithToast } from "~/.server/toast";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
@@ -11,6 +13,8 @@ import { Input } from "~/components/ui/input";
 import { Select } from "~/components/ui/select";
 import { Textarea } from "~/components/ui/textarea";
 import { failureOf } from "~/lib/form-result";
+import { fileUrl } from "~/lib/uploads";
+import { useHydrated } from "~/components/ui/use-hydrated";
 import { notificationKinds, optionalEmailKinds } from "~/lib/notifications";
 import { BIO_MAX, mobileMoneyOperatorLabels, mobileMoneyOperators, payoutMethodLabels, type PayoutMethod } from "~/lib/teaching";
 import type { Route } from "./+types/settings";
@@ -25,7 +29,7 @@ type ProfileValues = {
   bankAccountNumber: string;
 };
 
-/** "Paramètres": the public bio, e-mail notification choices, and where commissions are paid. */
+/** "Paramètres": the public bio and photo, e-mail notification choices, and where commissions are paid. */
 export async function loader({ context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const db = context.get(dbContext);
@@ -42,6 +46,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
   return {
     values,
+    photoUrl: profile.photoFileId ? fileUrl(profile.photoFileId, 320) : null,
+    maxPhotoBytes: uploadLimits(context.get(envContext)).thumbnail,
     emails: optionalEmailKinds.map((kind) => ({ kind, label: notificationKinds[kind].label, on: emails[kind] })),
   };
 }
@@ -51,6 +57,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
+  if (intent === "photo" || intent === "remove-photo") {
+    const fileId = intent === "photo" ? String(form.get("photoFileId") ?? "") : null;
+    try {
+      await setTeacherPhoto(db, user, fileId);
+    } catch (error) {
+      return formFailure(error, { intent: "photo" });
+    }
+    const title = fileId ? "Photo enregistrée" : "Photo retirée";
+    return redirectWithToast("/teacher/settings", { type: "success", title }, { status: 303 });
+  }
   if (intent === "notifications") {
     await setEmailPreferences(db, user, new Set(form.getAll("email").map(String)));
     return redirectWithToast("/teacher/settings", { type: "success", title: "Préférences de notification enregistrées" }, { status: 303 });
@@ -67,7 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta = () => [{ title: "Paramètres · Espace enseignant" }];
 
 export default function SettingsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { emails } = loaderData;
+  const { emails, photoUrl, maxPhotoBytes } = loaderData;
   const failure = failureOf<ProfileValues>(actionData, "profile");
   const values = failure?.values ?? loaderData.values;
   const error = (name: keyof ProfileValues) => failure?.fieldErrors[name] ?? null;
@@ -85,6 +101,8 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           .
         </p>
       </div>
+
+      <PhotoCard photoUrl={photoUrl} maxBytes={maxPhotoBytes} error={failureOf(actionData, "photo")?.fieldErrors.photoFileId ?? null} />
 
       <Form method="post" className="space-y-6" noValidate>
         <input type="hidden" name="intent" value="profile" />
@@ -195,5 +213,57 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
         </CardContent>
       </Card>
     </div>
+  );
+}
+
+/** The photo shown beside the bio on the course pages: sent with the resumable upload, saved at once. */
+function PhotoCard({ photoUrl, maxBytes, error }: { photoUrl: string | null; maxBytes: number; error: string | null }) {
+  const hydrated = useHydrated();
+  const submit = useSubmit();
+  return (
+    <Card aria-labelledby="photo">
+      <CardHeader>
+        <CardTitle id="photo">Photo</CardTitle>
+        <p className="text-sm text-slate-600">Affichée à côté de votre présentation sur les pages de vos formations.</p>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4 sm:flex-row sm:items-start">
+        {photoUrl ? (
+          <img
+            src={photoUrl}
+            alt="Votre photo actuelle"
+            width={96}
+            height={96}
+            className="size-24 shrink-0 rounded-full border border-slate-200 object-cover"
+          />
+        ) : (
+          <p className="text-sm text-slate-700">Pas encore de photo.</p>
+        )}
+        <div className="flex-1 space-y-3">
+          {hydrated ? (
+            <FileUpload
+              purpose="thumbnail"
+              maxBytes={maxBytes}
+              label={photoUrl ? "Changer de photo" : "Choisir une photo"}
+              onUploaded={(file) => void submit({ intent: "photo", photoFileId: file.id }, { method: "post" })}
+            />
+          ) : (
+            <p className="text-sm text-slate-600">L'envoi d'une photo demande JavaScript.</p>
+          )}
+          {error ? (
+            <p role="alert" className="text-sm font-medium text-red-700">
+              {error}
+            </p>
+          ) : null}
+          {photoUrl ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="remove-photo" />
+              <Button type="submit" variant="outline" size="sm">
+                Retirer la photo
+              </Button>
+            </Form>
+          ) : null}
+        </div>
+      </CardContent>
+    </Card>
   );
 }
