@@ -168,6 +168,8 @@ test("loading label while signing in (with JavaScript)", async ({ browser }) => 
 });
 
 test("accessibility of every state of /auth", async ({ browser }) => {
+  // Nine axe runs: more than the default 30 s on a busy two-core machine.
+  test.setTimeout(90_000);
   const page = await newPage(browser);
   for (const url of [
     "/auth",
