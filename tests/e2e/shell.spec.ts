@@ -63,6 +63,8 @@ test.describe("student/admin shell", () => {
   });
 
   test("a teacher sees the teacher group in the main shell, and the teacher shell", async ({ page }) => {
+    // It opens every teacher screen: more than the default 30 s on a busy two-core machine.
+    test.setTimeout(90_000);
     await signInAs(page, "teacher");
     const nav = sidebar(page).getByRole("navigation", { name: "Navigation principale" });
     await expect(nav.getByRole("link", { name: "Portail Enseignant" })).toHaveAttribute("href", "/teacher");
