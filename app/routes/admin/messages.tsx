@@ -3,12 +3,12 @@ import { listInbox, parseInboxFilters } from "~/.server/contact";
 import { dbContext, userContext } from "~/.server/context";
 import { orHttpError } from "~/.server/http/errors";
 import { Badge } from "~/components/ui/badge";
-import { buttonClasses } from "~/components/ui/button";
 import { FilterBar } from "~/components/ui/filter-bar";
 import { contactStatusLabels, contactStatusTones, INBOX_FILTERS, inboxFilterLabels, type ContactStatus } from "~/lib/contact-inbox";
 import { formatDateTime, formatRelative } from "~/lib/dates";
 import { plural } from "~/lib/format";
 import type { Route } from "./+types/messages";
+import { Pager } from "~/components/ui/pager";
 
 /** /admin/messages: the contact form's messages, newest first, filtered by state or searched. */
 
@@ -107,27 +107,7 @@ export default function InboxPage({ loaderData }: Route.ComponentProps) {
               </li>
             ))}
           </ul>
-          {pages > 1 && (
-            <nav aria-label="Pages" className="flex items-center justify-between gap-3">
-              {filters.page > 1 ? (
-                <Link to={pageHref(search, filters.page - 1)} className={buttonClasses({ variant: "outline", size: "sm" })}>
-                  Page précédente
-                </Link>
-              ) : (
-                <span />
-              )}
-              <span className="text-sm text-slate-600">
-                Page {filters.page} sur {pages}
-              </span>
-              {filters.page < pages ? (
-                <Link to={pageHref(search, filters.page + 1)} className={buttonClasses({ variant: "outline", size: "sm" })}>
-                  Page suivante
-                </Link>
-              ) : (
-                <span />
-              )}
-            </nav>
-          )}
+          <Pager page={filters.page} pageCount={pages} hrefFor={(page) => pageHref(search, page)} label="Pages" />
         </>
       )}
     </div>

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
 import { formFailure, orHttpError } from "~/.server/http/errors";
@@ -19,6 +19,7 @@ import { plural } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
 import { SUBSCRIBER_FILTERS, subscriberFilterLabels } from "~/lib/newsletter-subscribers";
 import type { Route } from "./+types/newsletter";
+import { Pager } from "~/components/ui/pager";
 
 /** /admin/newsletter: write a newsletter and send it to every subscriber; the subscribers, searched and exported. */
 
@@ -199,27 +200,7 @@ export default function NewsletterAdminPage({ loaderData, actionData }: Route.Co
                 </li>
               ))}
             </ul>
-            {pages > 1 && (
-              <nav aria-label="Pages des abonnés" className="flex items-center justify-between gap-3">
-                {filters.page > 1 ? (
-                  <Link to={pageHref(filters, filters.page - 1)} className={buttonClasses({ variant: "outline", size: "sm" })}>
-                    Page précédente
-                  </Link>
-                ) : (
-                  <span />
-                )}
-                <span className="text-sm text-slate-600">
-                  Page {filters.page} sur {pages}
-                </span>
-                {filters.page < pages ? (
-                  <Link to={pageHref(filters, filters.page + 1)} className={buttonClasses({ variant: "outline", size: "sm" })}>
-                    Page suivante
-                  </Link>
-                ) : (
-                  <span />
-                )}
-              </nav>
-            )}
+            <Pager page={filters.page} pageCount={pages} hrefFor={(page) => pageHref(filters, page)} label="Pages des abonnés" />
           </>
         )}
       </section>

@@ -30,6 +30,7 @@ import { failureOf } from "~/lib/form-result";
 import { LIMITS } from "~/lib/limits";
 import { choice, pageSchema, searchQuerySchema, serialIdSchema } from "~/lib/schemas";
 import type { Route } from "./+types/forum";
+import { Pager } from "~/components/ui/pager";
 
 const FORUM_PATH = "/dashboard/forum";
 
@@ -355,27 +356,7 @@ export default function ForumPage({ loaderData, actionData }: Route.ComponentPro
             </ul>
           )}
 
-          {pages > 1 && (
-            <nav aria-label="Pages du forum" className="flex items-center justify-between gap-3 text-sm">
-              {page > 1 ? (
-                <Link to={forumHref({ ...filters, page: page - 1 })} className={buttonClasses({ variant: "outline", size: "sm" })}>
-                  Page précédente
-                </Link>
-              ) : (
-                <span />
-              )}
-              <span className="text-slate-600">
-                Page {page} sur {pages}
-              </span>
-              {page < pages ? (
-                <Link to={forumHref({ ...filters, page: page + 1 })} className={buttonClasses({ variant: "outline", size: "sm" })}>
-                  Page suivante
-                </Link>
-              ) : (
-                <span />
-              )}
-            </nav>
-          )}
+          <Pager page={page} pageCount={pages} hrefFor={(to) => forumHref({ ...filters, page: to })} label="Pages du forum" />
         </div>
       </div>
     </div>

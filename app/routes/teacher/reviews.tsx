@@ -7,7 +7,7 @@ import { redirectWithToast } from "~/.server/toast";
 import { formatRating } from "~/components/public/links";
 import { Stars } from "~/components/reviews/stars";
 import { Badge } from "~/components/ui/badge";
-import { Button, buttonClasses } from "~/components/ui/button";
+import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { FilterBar } from "~/components/ui/filter-bar";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
@@ -15,6 +15,7 @@ import { formatDate } from "~/lib/dates";
 import { plural } from "~/lib/format";
 import { pageSchema, serialIdSchema } from "~/lib/schemas";
 import type { Route } from "./+types/reviews";
+import { Pager } from "~/components/ui/pager";
 
 /**
  * "Avis des apprenants": /teacher/avis (a teacher's courses) and /admin/avis (every course, where an
@@ -230,27 +231,7 @@ export default function ReviewsPage({ loaderData }: Route.ComponentProps) {
               ))}
             </ul>
           )}
-          {pageCount > 1 ? (
-            <nav aria-label="Pages des avis" className="mt-4 flex items-center justify-between gap-3 text-sm">
-              {page > 1 ? (
-                <Link to={pageHref(page - 1)} className={buttonClasses({ variant: "outline", size: "sm" })}>
-                  Page précédente
-                </Link>
-              ) : (
-                <span />
-              )}
-              <span className="text-slate-600">
-                Page {page} sur {pageCount}
-              </span>
-              {page < pageCount ? (
-                <Link to={pageHref(page + 1)} className={buttonClasses({ variant: "outline", size: "sm" })}>
-                  Page suivante
-                </Link>
-              ) : (
-                <span />
-              )}
-            </nav>
-          ) : null}
+          <Pager page={page} pageCount={pageCount} hrefFor={pageHref} label="Pages des avis" className="mt-4" />
         </CardContent>
       </Card>
     </div>
