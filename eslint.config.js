@@ -2,6 +2,7 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 import { capabilityBoundaries } from "./eslint/boundaries.js";
+import { noCycles } from "./eslint/no-cycles.js";
 
 const serverOnly = {
   group: ["~/.server", "~/.server/*", "**/.server/*", "**/*.server", "**/*.server.*"],
@@ -27,12 +28,13 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     files: ["**/*.{ts,tsx}"],
-    plugins: { "react-hooks": reactHooks, campus: { rules: { "capability-boundaries": capabilityBoundaries } } },
+    plugins: { "react-hooks": reactHooks, campus: { rules: { "capability-boundaries": capabilityBoundaries, "no-cycles": noCycles } } },
     rules: {
       // The classic rules of hooks; the React Compiler's stricter ones are not adopted (no compiler here).
       "react-hooks/rules-of-hooks": "error",
       "react-hooks/exhaustive-deps": "warn",
       "campus/capability-boundaries": "error",
+      "campus/no-cycles": "error",
       // French typography puts a no-break space before ? ! : ; in texts.
       "no-irregular-whitespace": ["error", { skipStrings: true, skipTemplates: true, skipJSXText: true, skipComments: true }],
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],

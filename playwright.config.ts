@@ -6,6 +6,8 @@ import { defineConfig } from "@playwright/test";
 // One temporary data folder per run, shared by the workers through the environment.
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), "campus-e2e-"));
 const port = Number(process.env.E2E_PORT ?? 3210);
+// The test SMTP server of tests/e2e/global-setup.ts: the server's mails land in E2E_DATA_DIR/mailbox.
+process.env.E2E_SMTP_PORT ??= String(port + 1);
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -13,6 +15,7 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? "line" : "list",
+  globalSetup: "./tests/e2e/global-setup.ts",
   globalTeardown: "./tests/e2e/global-teardown.ts",
   use: {
     baseURL: `http://127.0.0.1:${port}`,
@@ -41,6 +44,7 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: "error",
+      SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
       // Tests change data and read it back as anonymous visitors at once: no page cache here
       // (tests/integration/server.test.ts covers it).
       PAGE_CACHE_SECONDS: "0",

@@ -56,6 +56,7 @@ export default [
     route("telechargements", "routes/dashboard/telechargements.tsx"),
     route("formations/:slug/quiz/:quizId", "routes/dashboard/quiz.tsx"),
     route("formations/:slug/quiz/:quizId/tentatives/:attemptId", "routes/dashboard/quiz-tentative.tsx"),
+    route("formations/:slug/quiz/:quizId/hors-ligne", "routes/dashboard/quiz-hors-ligne.ts"),
     route("paiements", "routes/dashboard/paiements.tsx"),
     route("paiements/:reference", "routes/dashboard/paiement.tsx"),
     route("paiements/:reference/recu.pdf", "routes/dashboard/recu.ts"),

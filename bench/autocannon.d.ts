@@ -27,9 +27,13 @@ declare module "autocannon" {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests to send in all, instead of a duration. */
+    amount?: number;
     /** Seconds before a request counts as a timeout (default 10). */
     timeout?: number;
     headers?: Record<string, string>;
+    method?: string;
+    body?: string;
     requests?: Request[];
   }
   export default function autocannon(options: Options): Promise<Result>;

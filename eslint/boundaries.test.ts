@@ -46,4 +46,18 @@ describe("import boundaries (eslint.config.js)", () => {
     }
     expect(await rulesFor("app/routes/example.tsx", 'import { dbContext } from "~/.server/context";\nexport { dbContext };\n')).toEqual([]);
   });
+
+  it("refuses an import cycle, type-only imports included, through the alias too", async () => {
+    // mail/message.ts is below mail/index.ts: importing the index back from it closes a cycle.
+    expect(await rulesFor("app/.server/mail/message.ts", 'import type { MailEnv } from "./index";\nexport type { MailEnv };\n')).toEqual([
+      "campus/no-cycles",
+    ]);
+    expect(await rulesFor("app/.server/mail/message.ts", 'import { sendMail } from "~/.server/mail";\nexport { sendMail };\n')).toEqual([
+      "campus/no-cycles",
+    ]);
+    // A module importing one that does not import it back is fine.
+    expect(
+      await rulesFor("app/.server/mail/index.ts", 'import type { MailMessage } from "./message";\nexport type { MailMessage };\n'),
+    ).toEqual([]);
+  });
 });

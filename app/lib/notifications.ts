@@ -21,6 +21,7 @@ export const notificationKinds = {
   message_received: { label: "Message reçu pendant mon absence", icon: "message", email: "optional", byDefault: true },
   session_scheduled: { label: "Session en direct programmée ou annulée", icon: "session", email: "optional", byDefault: true },
   session_starting: { label: "Session en direct qui commence bientôt", icon: "session", email: "optional", byDefault: true },
+  enrolment_changed: { label: "Inscription ouverte, suspendue ou annulée par l'institut", icon: "account", email: "always" },
   commission_paid: { label: "Paiement de mes commissions", icon: "payment", email: "always" },
   account_changed: { label: "Modification de mon compte", icon: "account", email: "always" },
 } as const satisfies Record<string, NotificationKindInfo>;

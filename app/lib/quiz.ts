@@ -52,6 +52,18 @@ export function toPublicQuestion(question: QuizQuestion): PublicQuestion {
   return { id: question.id, type: question.type, question: question.question, options: question.options, points: question.points };
 }
 
+/** A quiz form's answer fields are named `answers.<question id>`. */
+export const ANSWER_PREFIX = "answers.";
+
+/** The answers a quiz form holds: its `answers.<question id>` fields (the last value of each). */
+export function answersOf(form: FormData): Record<string, string> {
+  const answers: Record<string, string> = {};
+  for (const [name, value] of form.entries()) {
+    if (typeof value === "string" && name.startsWith(ANSWER_PREFIX)) answers[name.slice(ANSWER_PREFIX.length)] = value;
+  }
+  return answers;
+}
+
 /** "  L'Énergie   SOLAIRE " and "l'energie solaire" compare equal: case, accents and extra spaces ignored. */
 export function normalizeShortAnswer(text: string): string {
   return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/[’‘`]/g, "'").replace(/\s+/g, " ").trim();

@@ -1,6 +1,7 @@
 /// <reference lib="webworker" />
 import { ExpirationPlugin } from "workbox-expiration";
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from "workbox-precaching";
+import { createPartialResponse } from "workbox-range-requests";
 import { registerRoute, setCatchHandler } from "workbox-routing";
 import { CacheFirst } from "workbox-strategies";
 import { OFFLINE_CACHE_PREFIX } from "../lib/offline/names";
@@ -48,26 +49,11 @@ async function matchDownloaded(request: Request | string, ignoreSearch = false):
 }
 
 /**
- * A stored whole file answering a Range request (how a <video> reads and seeks): the asked bytes
- * as a 206, or 416 when they lie outside it.
+ * A stored whole file answering a request: as it is, or, for a Range request (how a <video> reads
+ * and seeks), the asked bytes as a 206 (416 when they lie outside it) by workbox-range-requests.
  */
-async function withRange(request: Request, response: Response): Promise<Response> {
-  const range = request.headers.get("range");
-  if (!range) return response;
-  const blob = await response.blob();
-  const match = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
-  let start = 0;
-  let end = blob.size - 1;
-  if (match && match[1] === "" && match[2] !== "") start = Math.max(0, blob.size - Number(match[2]));
-  else if (match && match[1] !== "") {
-    start = Number(match[1]);
-    if (match[2] !== "") end = Math.min(Number(match[2]), blob.size - 1);
-  }
-  if (!match || start > end) return new Response(null, { status: 416, headers: { "Content-Range": `bytes */${blob.size}` } });
-  const headers = new Headers(response.headers);
-  headers.set("Content-Range", `bytes ${start}-${end}/${blob.size}`);
-  headers.set("Content-Length", String(end - start + 1));
-  return new Response(blob.slice(start, end + 1), { status: 206, statusText: "Partial Content", headers });
+function withRange(request: Request, response: Response): Promise<Response> | Response {
+  return request.headers.has("range") ? createPartialResponse(request, response) : response;
 }
 
 // Files (/fichiers/*): a downloaded video or document from the phone first (no data spent), else

@@ -62,51 +62,66 @@ test("the about page shows the institute from the database and every section", a
   await expectNoSeriousA11yViolations(page);
 });
 
-test("the quote rotates every 4 seconds, and its dots and pause button work", async ({ page }) => {
-  // It waits for real time to pass (about 20 s).
-  test.slow();
-  await page.goto("/a-propos");
-  const quote = page.locator("blockquote:visible");
-  await expect(quote).toHaveText(`« ${QUOTE_1} »`);
-  await expect(page.getByRole("button", { name: "Citation 1 sur 3" })).toHaveAttribute("aria-current", "true");
-  await expect(quote).toHaveText(`« ${QUOTE_2} »`, { timeout: 6_000 });
-  await expect(quote).toHaveText(`« ${QUOTE_3} »`, { timeout: 6_000 });
+// The rotation's interval runs on the page's clock, paused before the page loads and moved on by
+// the tests instead of waited for.
+test.describe("the rotating quote", () => {
+  test.beforeEach(async ({ page }) => {
+    const start = new Date("2026-03-02T09:00:00Z");
+    await page.clock.install({ time: start });
+    await page.clock.pauseAt(new Date(start.getTime() + 1_000));
+  });
 
-  await page.getByRole("button", { name: "Citation 1 sur 3" }).click();
-  await expect(quote).toHaveText(`« ${QUOTE_1} »`);
-  // Choosing a quote moves focus into the rotator, which stops it until "Reprendre".
-  await expect(page.getByRole("button", { name: "Reprendre" })).toBeVisible();
-  await page.waitForTimeout(5_000);
-  await expect(quote).toHaveText(`« ${QUOTE_1} »`);
-  await page.getByRole("button", { name: "Reprendre" }).click();
-  await page.mouse.move(0, 0);
-  await expect(quote).toHaveText(`« ${QUOTE_2} »`, { timeout: 6_000 });
-});
+  test("it rotates every 4 seconds, and its dots and pause button work", async ({ page }) => {
+    await page.goto("/a-propos");
+    const quote = page.locator("blockquote:visible");
+    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
+    await expect(page.getByRole("button", { name: "Citation 1 sur 3" })).toHaveAttribute("aria-current", "true");
+    await expect(page.locator("[data-rotating]")).toHaveAttribute("data-rotating", "true");
+    await page.clock.runFor(3_900);
+    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
+    await page.clock.runFor(100);
+    await expect(quote).toHaveText(`« ${QUOTE_2} »`);
+    await page.clock.runFor(4_000);
+    await expect(quote).toHaveText(`« ${QUOTE_3} »`);
 
-test("the quote pauses while hovered and rotates again when the pointer leaves", async ({ page }) => {
-  await page.goto("/a-propos");
-  const rotator = page.locator("[data-rotating]");
-  await expect(rotator).toHaveAttribute("data-rotating", "true");
-  await expect(page.locator("figcaption:visible")).toHaveText("Dr Mamadou Keïta, Directeur général");
-  await page.locator("blockquote:visible").hover();
-  await expect(rotator).toHaveAttribute("data-rotating", "false");
-  await page.waitForTimeout(4_500);
-  await expect(page.locator("blockquote:visible")).toHaveText(`« ${QUOTE_1} »`);
-  await page.mouse.move(0, 0);
-  await expect(rotator).toHaveAttribute("data-rotating", "true");
-  await expect(page.locator("blockquote:visible")).toHaveText(`« ${QUOTE_2} »`, { timeout: 6_000 });
-});
+    await page.getByRole("button", { name: "Citation 1 sur 3" }).click();
+    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
+    // Choosing a quote moves focus into the rotator, which stops it until "Reprendre".
+    await expect(page.getByRole("button", { name: "Reprendre" })).toBeVisible();
+    await page.clock.runFor(12_000);
+    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
+    await page.getByRole("button", { name: "Reprendre" }).click();
+    await page.mouse.move(0, 0);
+    await page.clock.runFor(4_000);
+    await expect(quote).toHaveText(`« ${QUOTE_2} »`);
+  });
 
-test("the quote stays still under prefers-reduced-motion", async ({ page }) => {
-  await page.emulateMedia({ reducedMotion: "reduce" });
-  await page.goto("/a-propos");
-  const quote = page.locator("blockquote:visible");
-  await expect(page.getByRole("button", { name: "Citation 2 sur 3" })).toBeVisible();
-  await page.waitForTimeout(5_000);
-  await expect(quote).toHaveText(`« ${QUOTE_1} »`);
-  // The dots still let the visitor read the others.
-  await page.getByRole("button", { name: "Citation 2 sur 3" }).click();
-  await expect(quote).toHaveText(`« ${QUOTE_2} »`);
+  test("it pauses while hovered and rotates again when the pointer leaves", async ({ page }) => {
+    await page.goto("/a-propos");
+    const rotator = page.locator("[data-rotating]");
+    await expect(rotator).toHaveAttribute("data-rotating", "true");
+    await expect(page.locator("figcaption:visible")).toHaveText("Dr Mamadou Keïta, Directeur général");
+    await page.locator("blockquote:visible").hover();
+    await expect(rotator).toHaveAttribute("data-rotating", "false");
+    await page.clock.runFor(12_000);
+    await expect(page.locator("blockquote:visible")).toHaveText(`« ${QUOTE_1} »`);
+    await page.mouse.move(0, 0);
+    await expect(rotator).toHaveAttribute("data-rotating", "true");
+    await page.clock.runFor(4_000);
+    await expect(page.locator("blockquote:visible")).toHaveText(`« ${QUOTE_2} »`);
+  });
+
+  test("it stays still under prefers-reduced-motion", async ({ page }) => {
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.goto("/a-propos");
+    const quote = page.locator("blockquote:visible");
+    await expect(page.getByRole("button", { name: "Citation 2 sur 3" })).toBeVisible();
+    await page.clock.runFor(12_000);
+    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
+    // The dots still let the visitor read the others.
+    await page.getByRole("button", { name: "Citation 2 sur 3" }).click();
+    await expect(quote).toHaveText(`« ${QUOTE_2} »`);
+  });
 });
 
 test.describe("without JavaScript", () => {

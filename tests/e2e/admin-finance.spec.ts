@@ -6,8 +6,7 @@ import { demoAccounts, submitSignInForm } from "./sign-in";
 /**
  * Running the institute in a browser, on a phone and on a desktop: an admin lands on the
  * dashboard, changes the period, opens the finance screen, starts a refund and cancels it,
- * generates a report and downloads it. (Paying a commission is covered by the integration tests:
- * it needs a closed month of payments the demo data does not have.)
+ * generates a report and downloads it. Paying a commission: admin-commissions.spec.ts.
  */
 test.describe.configure({ timeout: 120_000 });
 
@@ -41,6 +40,8 @@ for (const width of [360, 1280]) {
 
     await page.goto("/admin/financial?periode=90j");
     await expect(page.getByRole("heading", { name: "Gestion Financière" })).toBeVisible();
+    // The transactions table scrolls in its own box: the page does not scroll sideways on a phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     await expect(page.locator("dt", { hasText: "Marge Nette" })).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath(`financial-${width}.png`), fullPage: true });
     await expectNoSeriousA11yViolations(page);

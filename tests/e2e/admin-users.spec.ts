@@ -122,6 +122,10 @@ test("an admin changes a student's role and the student's sidebar changes", asyn
   // And back.
   await row.getByLabel(`Rôle d'${demo.student.name}`).selectOption("user");
   await row.getByRole("button", { name: `Appliquer le rôle choisi à ${demo.student.name}` }).click();
+  // The select shows "user" as soon as it is chosen: wait for the server's own record of the change.
+  await expect(page.getByRole("region", { name: "Journal des actions" })).toContainText(
+    `a changé le rôle de ${demo.student.name} : Enseignant → Étudiant`,
+  );
   await expect(row.getByLabel(`Rôle d'${demo.student.name}`)).toHaveValue("user");
   await studentPage.goto("/teacher");
   await expect(studentPage).toHaveURL(/\/dashboard$/);

@@ -157,13 +157,16 @@ test("loading label while signing in (with JavaScript)", async ({ browser }) => 
   await page.goto("/auth");
   await page.getByLabel(/^E-mail/).fill("inconnu@example.ml");
   await page.getByLabel(/^Mot de passe/).fill("une phrase quelconque");
-  // Hold the action's answer to see the button's pending state.
+  // Hold the action's answer until the button's pending state has been seen.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/auth.data*", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await held;
     await route.continue();
   });
   await page.getByRole("button", { name: "Se connecter" }).click();
   await expect(page.getByRole("button", { name: "Connexion..." })).toBeDisabled();
+  release();
   await expect(page.getByRole("alert")).toHaveText("E-mail ou mot de passe incorrect.");
 });
 

@@ -1,5 +1,6 @@
-import { expect, test, type Browser } from "@playwright/test";
+import type { Browser } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./axe";
+import { expect, test } from "./fixtures";
 import { signInAs, type demoAccounts } from "./sign-in";
 
 /** A signed-in person in their own browser context, on a phone (360 px). */
@@ -16,6 +17,9 @@ const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).t
 test("on a phone, a teacher schedules a session; a learner registers, adds it to the calendar and joins; the teacher sees the attendance", async ({
   browser,
   baseURL,
+  createUser,
+  enrol,
+  pageOf,
 }) => {
   test.setTimeout(150_000);
   const title = `Direct e2e ${Date.now()}`;
@@ -34,7 +38,11 @@ test("on a phone, a teacher schedules a session; a learner registers, adds it to
   await expect(teacher.getByText("Session planifiée")).toBeVisible();
   await teacher.screenshot({ path: test.info().outputPath("teacher-sessions-360.png"), fullPage: true });
 
-  const learner = await onPhone(browser, "student", "/dashboard");
+  // A learner of the course of their own (the demo student's sessions are shared with other specs).
+  const learnerAccount = await createUser("user");
+  await enrol(learnerAccount, "Intelligence Artificielle");
+  const learner = await pageOf(learnerAccount, { viewport: { width: 360, height: 740 }, acceptDownloads: true });
+  await learner.goto("/dashboard");
   const card = learner.getByRole("listitem").filter({ hasText: title });
   await card.getByRole("button", { name: /S'inscrire/ }).click();
   await expect(learner.getByText("Inscription enregistrée")).toBeVisible();
@@ -72,7 +80,7 @@ test("on a phone, a teacher schedules a session; a learner registers, adds it to
   await teacher.goto("/teacher/sessions");
   await teacher.getByRole("link", { name: title }).first().click();
   await expect(teacher.getByRole("heading", { name: "Présents (1)" })).toBeVisible();
-  await expect(teacher.getByText("Aïssata Keïta").first()).toBeVisible();
+  await expect(teacher.getByText(learnerAccount.name).first()).toBeVisible();
   await expectNoSeriousA11yViolations(teacher);
   await teacher.screenshot({ path: test.info().outputPath("teacher-session-360.png"), fullPage: true });
 });

@@ -1,31 +1,22 @@
-import { expect, test, type Browser } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./axe";
-import { signInAs, type demoAccounts } from "./sign-in";
+import { expect, test } from "./fixtures";
 
-/** A signed-in person in their own browser context, on a 360 px phone unless told. */
-async function personIn(browser: Browser, who: keyof typeof demoAccounts, options: { javaScript?: boolean; wide?: boolean } = {}) {
-  const context = await browser.newContext({
-    viewport: options.wide ? { width: 1280, height: 800 } : { width: 360, height: 740 },
-    javaScriptEnabled: options.javaScript ?? true,
-  });
-  const page = await context.newPage();
-  await signInAs(page, who);
-  return page;
-}
+const phone = { viewport: { width: 360, height: 740 } };
 
-test("a learner and the administration talk live, on phones, and the learner again without JavaScript", async ({ browser }) => {
+test("a learner and the administration talk live, on phones, and the learner again without JavaScript", async ({ createUser, pageOf }) => {
   test.setTimeout(150_000);
   const hello = `Bonjour, une question sur mon inscription ${Date.now()}`;
-  const admin = await personIn(browser, "admin");
+  const [learner, administrator] = await Promise.all([createUser("user"), createUser("admin")]);
+  const admin = await pageOf(administrator, phone);
   await admin.goto("/dashboard/messages");
   await expect(admin.getByRole("heading", { level: 1, name: "Messagerie" })).toBeVisible();
 
   // The learner starts a conversation with the administration (the people they may write to).
-  const student = await personIn(browser, "student");
+  const student = await pageOf(learner, phone);
   await student.goto("/dashboard/messages");
   await student.getByRole("link", { name: "Nouveau" }).click();
-  await student.getByRole("link", { name: /Fatoumata Coulibaly/ }).click();
-  await expect(student.getByText("Votre premier message ouvrira la conversation avec Fatoumata Coulibaly.")).toBeVisible();
+  await student.getByRole("link", { name: administrator.name }).click();
+  await expect(student.getByText(`Votre premier message ouvrira la conversation avec ${administrator.name}.`)).toBeVisible();
   const studentText = student.getByLabel("Votre message");
   await studentText.fill(hello);
   await studentText.press("Enter");
@@ -34,7 +25,7 @@ test("a learner and the administration talk live, on phones, and the learner aga
   await expectNoSeriousA11yViolations(student);
 
   // Without reloading, the administrator's list shows it, unread, with the learner online.
-  const row = admin.getByTestId("conversations").getByRole("link", { name: /Aïssata Keïta/ });
+  const row = admin.getByTestId("conversations").getByRole("link", { name: learner.name });
   await expect(row).toBeVisible();
   await expect(row.getByTestId("non-lus")).toHaveText("1");
   await expect(row.getByTestId("en-ligne")).toBeVisible();
@@ -59,17 +50,14 @@ test("a learner and the administration talk live, on phones, and the learner aga
   await expect(student.getByTestId("messages").getByText("votre paiement est bien reçu.")).toBeVisible();
   await expect(admin.getByText("Vu", { exact: true })).toBeVisible();
 
-  // The learner leaves. (Whether the pane then says « Hors ligne » is not asserted here: the demo
-  // student is shared with the specs of the other worker, whose pages keep them online.)
+  // The learner leaves: the administrator's pane says so without reloading.
   await student.context().close();
+  await expect(admin.getByTestId("statut-presence")).toHaveText("Hors ligne", { timeout: 20_000 });
 
   // Without JavaScript: the list, the conversation and a form post.
-  const plain = await personIn(browser, "student", { javaScript: false });
+  const plain = await pageOf(learner, { ...phone, javaScriptEnabled: false });
   await plain.goto("/dashboard/messages");
-  await plain
-    .getByTestId("conversations")
-    .getByRole("link", { name: /Fatoumata Coulibaly/ })
-    .click();
+  await plain.getByTestId("conversations").getByRole("link", { name: administrator.name }).click();
   await expect(plain.getByTestId("messages").getByText("votre paiement est bien reçu.")).toBeVisible();
   await plain.getByLabel("Votre message").fill("Merci beaucoup !");
   await plain.getByRole("button", { name: "Envoyer" }).click();
@@ -77,12 +65,10 @@ test("a learner and the administration talk live, on phones, and the learner aga
   await expect(plain.getByTestId("messages").getByText("Merci beaucoup !")).toHaveCount(1);
   // And it reaches the administrator live.
   await expect(admin.getByTestId("messages").getByText("Merci beaucoup !")).toBeVisible();
-  await plain.context().close();
-  await admin.context().close();
 });
 
-test("a learner cannot open someone else's conversation nor write to another learner", async ({ browser }) => {
-  const student = await personIn(browser, "student", { wide: true });
+test("a learner cannot open someone else's conversation nor write to another learner", async ({ page: student, user, enrol }) => {
+  await enrol(user, "Intelligence Artificielle");
   const missing = await student.goto("/dashboard/messages/999999");
   expect(missing?.status()).toBe(404);
   await student.goto("/dashboard/messages/nouveau");
@@ -91,5 +77,4 @@ test("a learner cannot open someone else's conversation nor write to another lea
   for (const learner of ["Moussa Diallo", "Kadiatou Sangaré", "Oumar Touré", "Mariam Koné"]) {
     await expect(student.getByTestId("contacts").getByText(learner)).toHaveCount(0);
   }
-  await student.context().close();
 });

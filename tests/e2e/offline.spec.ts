@@ -43,8 +43,10 @@ test("installs the service worker, shows the offline page without network, and s
 
 /**
  * Learning offline (issue 13): a learner downloads a lesson (its size shown first, in the chosen
- * video quality), opens and plays it with the network cut, marks it done, and finds the progress
- * on the server once back online; signing out removes the stored lesson. On a server of its own
+ * video quality), opens and plays it with the network cut, marks it done, answers the untimed quiz
+ * that follows it, sees both waiting, and finds them on the server once back online (the quiz
+ * graded once); the whole course downloaded from its home brings its end-of-course quiz, which
+ * opens offline; signing out removes the stored lesson. On a server of its own
  * (a course is created and followed).
  */
 test.describe("a lesson downloaded for offline use", () => {
@@ -53,6 +55,8 @@ test.describe("a lesson downloaded for offline use", () => {
   const patient = expect.configure({ timeout: 60_000 });
   const TITLE = "Entretien des batteries solaires";
   const SLUG = "entretien-des-batteries-solaires";
+  const QUIZ = "Quiz : l'état de charge";
+  const FINAL = "Examen final : les batteries";
   let own: IsolatedServer;
 
   test.beforeAll(async ({ browser }) => {
@@ -80,6 +84,36 @@ test.describe("a lesson downloaded for offline use", () => {
     await page.getByRole("radio", { name: /Publié/ }).check();
     await page.getByRole("button", { name: "Enregistrer" }).first().click();
     await patient(page.getByText("Cours créé avec succès")).toBeVisible();
+
+    // An untimed quiz after the first lesson: downloaded with it, answerable offline.
+    await page.goto("/teacher/quiz");
+    await page.getByRole("link", { name: "Créer un quiz" }).first().click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Titre *").fill(QUIZ);
+    await dialog.getByLabel("Cours *").selectOption({ label: TITLE });
+    await dialog.getByLabel("Leçon (facultatif)").selectOption({ label: "Lire l'état de charge" });
+    await dialog.getByRole("tab", { name: /Questions/ }).click();
+    await dialog.getByRole("button", { name: "Ajouter une question" }).click();
+    await dialog.getByLabel("Question *").fill("Quelle tension indique une batterie à moitié chargée ?");
+    for (const [index, option] of ["11,8 V", "12,2 V", "12,7 V", "13,5 V"].entries())
+      await dialog.getByLabel(`Option ${index + 1}`, { exact: true }).fill(option);
+    await dialog.getByLabel("Option 2 : bonne réponse").check();
+    await dialog.getByRole("button", { name: "Créer le quiz" }).click();
+    await patient(page.getByText("Le quiz a été créé avec succès.")).toBeVisible();
+
+    // An untimed end-of-course quiz (no lesson): stored by a whole-course download.
+    await page.goto("/teacher/quiz");
+    await page.getByRole("link", { name: "Créer un quiz" }).first().click();
+    await dialog.getByLabel("Titre *").fill(FINAL);
+    await dialog.getByLabel("Cours *").selectOption({ label: TITLE });
+    await dialog.getByRole("tab", { name: /Questions/ }).click();
+    await dialog.getByRole("button", { name: "Ajouter une question" }).click();
+    await dialog.getByLabel("Question *").fill("Quelle tension indique une batterie pleine au repos ?");
+    for (const [index, option] of ["11,8 V", "12,2 V", "12,7 V", "13,5 V"].entries())
+      await dialog.getByLabel(`Option ${index + 1}`, { exact: true }).fill(option);
+    await dialog.getByLabel("Option 3 : bonne réponse").check();
+    await dialog.getByRole("button", { name: "Créer le quiz" }).click();
+    await patient(page.getByText("Le quiz a été créé avec succès.")).toBeVisible();
     await page.context().close();
   });
 
@@ -183,12 +217,73 @@ test.describe("a lesson downloaded for offline use", () => {
     await patient(page.getByText("Une progression attend d'être envoyée")).toBeVisible();
     await page.setViewportSize({ width: 360, height: 780 });
     await page.screenshot({ path: test.info().outputPath("hors-ligne-lecon-360.png"), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
 
-    // Back online: sent once, and the server has it.
+    // Still offline: the lesson's untimed quiz, downloaded with it, is answered and waits on the phone.
+    await page.getByRole("link", { name: `Commencer : ${QUIZ}` }).click();
+    await patient(page.getByRole("heading", { level: 1 })).toHaveText(QUIZ);
+    await page.getByRole("button", { name: "Commencer le quiz" }).click();
+    await patient(page.getByText("Vous êtes hors ligne : vos réponses seront gardées sur cet appareil")).toBeVisible();
+    await page.getByRole("radio", { name: "12,2 V" }).check();
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole("button", { name: "Terminer et envoyer" }).click();
+    await patient(page.getByText("Vos réponses sont gardées sur cet appareil")).toBeVisible();
+    const banner = page.getByText("2 envois attendent le réseau (progression et réponses aux quiz)");
+    await patient(banner).toBeVisible();
+    const quizPath = new URL(page.url()).pathname;
+    // The "Téléchargements" screen (stored too) says what waits.
+    await page.getByRole("link", { name: "Voir le détail" }).click();
+    await patient(page.getByRole("heading", { level: 1 })).toHaveText("Téléchargements");
+    const waiting = page.getByRole("region", { name: "En attente d'envoi" });
+    await patient(waiting).toContainText(`Quiz « ${QUIZ} » : 1 réponse donnée`);
+    await expect(waiting).toContainText("Lire l'état de charge : marquée comme terminée");
+    await page.setViewportSize({ width: 360, height: 780 });
+    await page.screenshot({ path: test.info().outputPath("hors-ligne-quiz-360.png"), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // Back online: both sent once, and the server has them: the quiz graded, the lesson done.
     await context.setOffline(false);
-    await patient(page.getByText("Une progression attend d'être envoyée")).toHaveCount(0, { timeout: 15_000 });
+    await patient(banner).toHaveCount(0, { timeout: 15_000 });
+    await expect(waiting).toHaveCount(0);
+    await page.goto(quizPath);
+    const attempts = page.getByRole("region", { name: /Vos tentatives/ });
+    await patient(attempts.getByRole("listitem")).toHaveCount(1);
+    await expect(attempts).toContainText("Tentative 1");
+    await expect(attempts).toContainText(/100\s%/);
+    await expect(attempts).toContainText("Réussi");
+
+    // An attempt started online whose network goes before "Terminer et envoyer": the answers wait
+    // on the phone, then finish that same attempt.
+    await page.getByRole("button", { name: "Nouvelle tentative" }).click();
+    await patient(page.getByRole("heading", { level: 1 })).toContainText("tentative 2");
+    await context.setOffline(true);
+    await page.getByRole("radio", { name: "12,2 V" }).check();
+    await page.getByRole("button", { name: "Terminer et envoyer" }).click();
+    await patient(page.getByText("Vos réponses sont gardées sur cet appareil")).toBeVisible();
+    await patient(page.getByText("Vos réponses à un quiz attendent d'être envoyées")).toBeVisible();
+    await context.setOffline(false);
+    await patient(page.getByRole("heading", { name: /Réussi · 100\s%/ })).toBeVisible({ timeout: 15_000 });
+    await page.goto(quizPath);
+    await patient(attempts.getByRole("listitem")).toHaveCount(2);
     await page.goto(`/dashboard/formations/${SLUG}`);
     await patient(page.getByRole("progressbar", { name: `Progression dans ${TITLE}` })).toHaveAttribute("aria-valuenow", "50");
+
+    // The whole course downloaded from its home: its end-of-course quiz, announced, opens offline.
+    const course = page.getByRole("region", { name: "Hors ligne" });
+    await course.getByRole("button", { name: "Télécharger à nouveau pour hors ligne" }).click();
+    await patient(course.getByTestId("taille-hors-ligne")).toContainText("1 quiz de fin de formation");
+    await course.getByRole("button", { name: /^Télécharger \(/ }).click();
+    await patient(course.getByRole("status")).toContainText("2 leçons enregistrées");
+    await page.goto("/dashboard/telechargements");
+    const finalLink = page.getByRole("link", { name: FINAL });
+    await patient(finalLink).toBeVisible();
+    const finalPath = (await finalLink.getAttribute("href"))!;
+    await context.setOffline(true);
+    await page.goto(finalPath);
+    await patient(page.getByRole("heading", { level: 1 })).toHaveText(FINAL);
+    await page.getByRole("button", { name: "Commencer le quiz" }).click();
+    await patient(page.getByText("Vous êtes hors ligne : vos réponses seront gardées sur cet appareil")).toBeVisible();
+    await context.setOffline(false);
 
     // Signing out takes the stored lesson with it.
     await page.goto("/auth/deconnexion");

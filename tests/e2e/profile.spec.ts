@@ -1,16 +1,9 @@
 import { createHmac } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
-import { expect, test } from "@playwright/test";
-import { createEmailVerificationToken } from "better-auth/api";
+import { linkIn } from "../setup/smtp";
 import { expectNoSeriousA11yViolations } from "./axe";
+import { expect, test } from "./fixtures";
+import { waitForMail } from "./mailbox";
 import { submitSignInForm } from "./sign-in";
-
-/** The server's signing secret: BETTER_AUTH_SECRET, or the one it generated in its DATA_DIR. */
-function serverSecret(): string {
-  if (process.env.BETTER_AUTH_SECRET) return process.env.BETTER_AUTH_SECRET;
-  return fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, "auth-secret"), "utf8").trim();
-}
 
 /** RFC 6238 TOTP (SHA-1, 6 digits, 30 s) from a base32 secret, as an authenticator app computes it. */
 function totp(base32Secret: string, at = Date.now()): string {
@@ -41,8 +34,8 @@ test("a student edits the profile, changes the password, turns on two-factor and
     await form.getByLabel("Mot de passe").fill(firstPassword);
     await form.getByRole("button", { name: "Créer mon compte" }).click();
     await expect(page.getByText(/Compte créé avec succès/)).toBeVisible();
-    const token = await createEmailVerificationToken(serverSecret(), email);
-    await page.goto(`/auth/verification?token=${encodeURIComponent(token)}`);
+    const mail = await waitForMail(email, /Confirmez votre adresse e-mail/);
+    await page.goto(linkIn(mail.body, /https?:\/\/\S+\/auth\/verification\?token=[\w.%-]+/));
     if (!/\/dashboard/.test(page.url())) await submitSignInForm(page, email, firstPassword);
     await expect(page).toHaveURL(/\/dashboard$/);
   });
@@ -171,29 +164,10 @@ test("a student edits the profile, changes the password, turns on two-factor and
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("the profile form and the session list work, and another device's session can be closed", async ({ page, browser }) => {
+  test("the profile form and the session list work, and another device's session can be closed", async ({ page, user, pageOf }) => {
     test.setTimeout(90_000);
-    const email = `profil-nojs-${Date.now()}-${Math.floor(Math.random() * 1e6)}@exemple.ml`;
-    const password = "Tombouctou-Sable-Fleuve-58";
-
-    await page.goto("/auth?onglet=inscription");
-    const signUp = page.locator("form").filter({ has: page.getByRole("button", { name: "Créer mon compte" }) });
-    await signUp.getByLabel("Prénom").fill("Oumar");
-    await signUp.getByLabel(/^Nom/).fill("Touré");
-    await signUp.getByLabel("E-mail").fill(email);
-    await signUp.getByLabel("Mot de passe").fill(password);
-    await signUp.getByRole("button", { name: "Créer mon compte" }).click();
-    await expect(page.getByText(/Compte créé avec succès/)).toBeVisible();
-    const token = await createEmailVerificationToken(serverSecret(), email);
-    await page.goto(`/auth/verification?token=${encodeURIComponent(token)}`);
-    if (!/\/dashboard/.test(page.url())) await submitSignInForm(page, email, password);
-    await expect(page).toHaveURL(/\/dashboard$/);
-
     // A second device.
-    const other = await browser.newContext();
-    const otherPage = await other.newPage();
-    await submitSignInForm(otherPage, email, password);
-    await expect(otherPage).toHaveURL(/\/dashboard$/);
+    const otherPage = await pageOf(user);
 
     await page.goto("/dashboard/profile");
     await page.getByLabel("Téléphone").fill("+223 12 34");
@@ -219,7 +193,6 @@ test.describe("without JavaScript", () => {
 
     await otherPage.goto("/dashboard/profile");
     await expect(otherPage).toHaveURL(/\/auth\?redirectTo=%2Fdashboard%2Fprofile/);
-    await other.close();
 
     await page.getByRole("link", { name: "Activité" }).click();
     await expect(page.getByTestId("activite").getByText("Session révoquée")).toBeVisible();

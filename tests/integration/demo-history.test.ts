@@ -88,6 +88,24 @@ describe("the demo history", () => {
     expect(await count(sql`select count(*)::int as n from users where email like '%@demo.campus.test'`)).toBe(155);
   });
 
+  it("has the indexes the admin figures and the sign-up lookup read at that size (drizzle/0018)", async () => {
+    const rows = await queryRows<{ name: string }>(handle.db, sql`select indexname as name from pg_indexes where schemaname = 'public'`);
+    expect(rows.map((row) => row.name)).toEqual(
+      expect.arrayContaining([
+        "users_email_lower_idx",
+        "users_created_idx",
+        "enrolments_activated_idx",
+        "enrolments_completed_idx",
+        "lesson_progress_updated_at_idx",
+        "lesson_progress_completed_at_idx",
+        "payments_completed_idx",
+        "payments_refunded_idx",
+        "payments_created_idx",
+        "quiz_attempts_submitted_idx",
+      ]),
+    );
+  });
+
   it("refuses a deployment", () => {
     expect(demoHistoryRefusal({ NODE_ENV: "production" })).toMatch(/jamais sur un déploiement/);
     expect(demoHistoryRefusal({ CAMPUS_MODE: "production" })).toMatch(/jamais sur un déploiement/);

@@ -8,10 +8,12 @@ import type { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { auditLog, courseLearnerCounts, enrolments } from "~/.server/db/schema";
+import { auditLog, courseLearnerCounts, enrolments, jobs, notifications } from "~/.server/db/schema";
 import { followsCourse } from "~/.server/learning";
+import { listOutbox } from "~/.server/mail";
+import { NOTIFICATION_EMAIL_QUEUE, sendNotificationEmail } from "~/.server/notifications";
 import { action, loader } from "~/routes/admin/enrolments";
-import { createCourse, createSignedInUser, createUser, type TestUser } from "../factories";
+import { createCourse, createSignedInUser, createUser, enrol, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
 import { asServer, routeOutcome } from "../setup/routes";
@@ -109,6 +111,71 @@ describe("enrolment management", () => {
     await post({ intent: "enrol", email: learner.email, kind: "free_place", reason: "Réintégré" });
     expect(await rows()).toEqual([expect.objectContaining({ id: row!.id, status: "active" })]);
     expect(await learners()).toBe(1);
+  });
+
+  it("tells the learner of each change by hand (notification and e-mail), and no other learner", async () => {
+    const { course } = await createCourse(handle.db, { title: "Agroécologie", priceFcfa: 50_000 });
+    const told = await createUser(handle.db, { firstName: "Fanta", lastName: "Camara" });
+    const other = await createUser(handle.db, { firstName: "Adama", lastName: "Cissé" });
+    const at = `/admin/inscriptions?cours=${course.id}`;
+    const send = (form: Record<string, string>) => routeOutcome(() => asServer(action, args(at, { cookie: cookies.admin, form })));
+    await send({ intent: "enrol", email: other.email, kind: "free_place", reason: "Place offerte" });
+    const otherBefore = await handle.db.$count(notifications, eq(notifications.userId, other.id));
+
+    await send({ intent: "enrol", email: told.email, kind: "scholarship", reason: "Bourse" });
+    const [row] = await handle.db
+      .select()
+      .from(enrolments)
+      .where(and(eq(enrolments.userId, told.id), eq(enrolments.courseId, course.id)));
+    for (const intent of ["pause", "resume", "cancel"]) await send({ intent, enrolmentId: String(row!.id) });
+    // A refused change (already cancelled) tells nothing.
+    expect((await send({ intent: "cancel", enrolmentId: String(row!.id) })).status).toBe(409);
+
+    const mine = await handle.db.select().from(notifications).where(eq(notifications.userId, told.id)).orderBy(notifications.id);
+    expect(mine.map((notification) => [notification.kind, notification.title, notification.link])).toEqual([
+      ["enrolment_changed", "Inscription ouverte", "/dashboard/formations"],
+      ["enrolment_changed", "Inscription suspendue", "/dashboard/formations"],
+      ["enrolment_changed", "Inscription reprise", "/dashboard/formations"],
+      ["enrolment_changed", "Inscription annulée", "/dashboard/formations"],
+    ]);
+    expect(mine.every((notification) => notification.body.includes("« Agroécologie »"))).toBe(true);
+    expect(await handle.db.$count(notifications, eq(notifications.userId, other.id))).toBe(otherBefore);
+
+    // Each goes by e-mail too, through the outbox.
+    const queued = (await handle.db.select().from(jobs).where(eq(jobs.queue, NOTIFICATION_EMAIL_QUEUE))).map(
+      (job) => (job.payload as { notificationId: number }).notificationId,
+    );
+    expect(mine.every((notification) => queued.includes(notification.id))).toBe(true);
+    const services = { mailEnv: { LOG_LEVEL: "silent" }, publicUrl: TEST_PUBLIC_URL };
+    for (const notification of mine) await sendNotificationEmail(handle.db, services, { notificationId: notification.id });
+    const mails = await listOutbox(handle.db, told.email, 10);
+    expect(mails.map((mail) => mail.subject.split(" – ")[0]).sort()).toEqual(
+      ["Inscription annulée", "Inscription ouverte", "Inscription reprise", "Inscription suspendue"].sort(),
+    );
+    expect(await listOutbox(handle.db, other.email, 10)).toHaveLength(0);
+  });
+
+  it("shows a course's enrolments by pages of 50, newest first, with the whole count", async () => {
+    const { course } = await createCourse(handle.db, { title: "Comptabilité", priceFcfa: 0 });
+    const people: TestUser[] = [];
+    for (let index = 0; index < 51; index += 1) {
+      const person = await createUser(handle.db);
+      await enrol(handle.db, person, course);
+      people.push(person);
+    }
+    type Page = { total: number; page: number; pageCount: number; enrolments: Array<{ email: string }> };
+    const pageOf = async (query: string) =>
+      (await routeOutcome(() => asServer(loader, args(`/admin/inscriptions?cours=${course.id}${query}`, { cookie: cookies.admin }))))
+        .data as Page;
+    const first = await pageOf("");
+    expect(first).toMatchObject({ total: 51, page: 1, pageCount: 2 });
+    expect(first.enrolments).toHaveLength(50);
+    const second = await pageOf("&page=2");
+    expect(second).toMatchObject({ page: 2, enrolments: [{ email: people[0]!.email }] });
+    expect(new Set([...first.enrolments, ...second.enrolments].map((row) => row.email)).size).toBe(51);
+    // Past the last page (a link kept after cancellations...): the last one.
+    expect(await pageOf("&page=9")).toMatchObject({ page: 2 });
+    expect(await pageOf("&page=abc")).toMatchObject({ page: 1 });
   });
 
   it("lets no one but an administrator see or change enrolments", async () => {

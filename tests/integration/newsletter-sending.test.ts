@@ -12,7 +12,14 @@ import type { CampusAuth } from "~/.server/auth/express";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { auditLog, jobs, mailOutbox, newsletterIssues, newsletterSubscriptions } from "~/.server/db/schema";
 import { createJobService } from "~/.server/jobs";
-import { NEWSLETTER_QUEUE, newsletterQueue, sendNewsletterBatch, subscribeToNewsletter } from "~/.server/newsletter";
+import {
+  NEWSLETTER_QUEUE,
+  newsletterQueue,
+  previewNewsletter,
+  sendNewsletterBatch,
+  sendNewsletterTest,
+  subscribeToNewsletter,
+} from "~/.server/newsletter";
 import { loader as exportLoader } from "~/routes/admin/newsletter-export";
 import { action as newsletterAction, loader as newsletterLoader } from "~/routes/admin/newsletter";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/public/newsletter-desinscription";
@@ -25,6 +32,8 @@ let handle: DatabaseHandle;
 let campus: CampusAuth;
 let secret = "";
 const cookies: Record<"admin" | "learner" | "teacher", string> = {} as never;
+let adminEmail = "";
+const actors: Array<{ id: string; role: "user" | "teacher"; email: string }> = [];
 /** More than one batch (50), one address unsubscribed beforehand. */
 const SUBSCRIBERS = 53;
 const address = (index: number) => `abonne-${index}@lettre.ml`;
@@ -34,7 +43,10 @@ beforeAll(async () => {
   campus = createTestAuth(handle.db);
   secret = (await campus.auth.$context).secret;
   for (const role of ["admin", "learner", "teacher"] as const) {
-    cookies[role] = (await createSignedInUser(campus, handle.db, { role: role === "learner" ? "user" : role })).cookie;
+    const { user, cookie } = await createSignedInUser(campus, handle.db, { role: role === "learner" ? "user" : role });
+    cookies[role] = cookie;
+    if (role === "admin") adminEmail = user.email;
+    else actors.push({ id: user.id, role: role === "learner" ? "user" : role, email: user.email });
   }
   for (let index = 1; index <= SUBSCRIBERS; index += 1) await subscribeToNewsletter(handle.db, address(index));
   await handle.db
@@ -221,5 +233,76 @@ describe("the subscribers", () => {
       expect((await routeOutcome(() => asServer(newsletterAction, args("/admin/newsletter", { cookie, form })))).status).toBe(302);
     }
     expect(await handle.db.select().from(newsletterIssues)).toHaveLength(1);
+  });
+});
+
+describe("trying a newsletter before sending it", () => {
+  const draft = { subject: "Portes ouvertes du 12 décembre", body: "Venez nous voir.\n\nAu programme : démonstrations et inscriptions." };
+  const post = (cookie: string, form: Record<string, string>) =>
+    routeOutcome(() => asServer(newsletterAction, args("/admin/newsletter", { cookie, form })));
+  const state = async () => ({
+    issues: (await handle.db.select().from(newsletterIssues)).length,
+    batches: (await handle.db.select().from(jobs).where(eq(jobs.queue, NEWSLETTER_QUEUE))).length,
+    mails: (await handle.db.select().from(mailOutbox)).length,
+  });
+
+  it("shows the newsletter as subscribers will read it, and writes nothing", async () => {
+    const before = await state();
+    const result = await post(cookies.admin, { intent: "preview", ...draft });
+    expect(result.status).toBe(200);
+    expect(result.data).toMatchObject({
+      ok: true,
+      intent: "preview",
+      values: draft,
+      preview: { subject: draft.subject, paragraphs: ["Venez nous voir.", "Au programme : démonstrations et inscriptions."] },
+    });
+    expect(await state()).toEqual(before);
+  });
+
+  it("mails a trial to the administrator's own address only, through the queue and the outbox", async () => {
+    const before = await state();
+    const result = await post(cookies.admin, { intent: "test", ...draft });
+    expect(result.status).toBe(200);
+    expect(result.data).toMatchObject({ ok: true, intent: "test", values: draft });
+    expect((result.data as { message: string }).message).toContain(adminEmail);
+
+    await runQueue();
+    const trials = await handle.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.subject, `[Essai] ${draft.subject}`));
+    expect(trials.map((mail) => mail.to)).toEqual([adminEmail]);
+    expect(trials[0]!.text).toContain("Au programme : démonstrations et inscriptions.");
+    expect(trials[0]!.text).toContain("Ceci est un essai envoyé à vous seul.");
+    // No newsletter recorded, no subscriber written to: only the trial's mail (and its job).
+    const after = await state();
+    expect(after).toEqual({ issues: before.issues, batches: before.batches + 1, mails: before.mails + 1 });
+    expect(await handle.db.select().from(auditLog).where(eq(auditLog.action, "newsletter_test_sent"))).toHaveLength(1);
+  });
+
+  it("keeps what was typed and says what is missing, beside the fields", async () => {
+    const result = await post(cookies.admin, { intent: "test", subject: "", body: "Un texte sans objet." });
+    expect(result.status).toBe(400);
+    expect(result.data).toMatchObject({
+      intent: "test",
+      fieldErrors: { subject: "L'objet est obligatoire." },
+      values: { subject: "", body: "Un texte sans objet." },
+    });
+  });
+
+  it("lets nobody but an administrator preview or try a newsletter", async () => {
+    const before = await state();
+    // Sent back by the administration's guard...
+    for (const cookie of [cookies.learner, cookies.teacher]) {
+      for (const intent of ["preview", "test"]) {
+        expect((await post(cookie, { intent, ...draft })).status).toBe(302);
+      }
+    }
+    // ...and refused by the capability itself.
+    for (const actor of actors) {
+      expect(() => previewNewsletter(actor, draft)).toThrow(expect.objectContaining({ code: "forbidden" }));
+      await expect(sendNewsletterTest(handle.db, actor, draft)).rejects.toMatchObject({ code: "forbidden" });
+    }
+    expect(await state()).toEqual(before);
   });
 });

@@ -12,7 +12,7 @@ import { enrolments, jobs, lessonProgress } from "~/.server/db/schema";
 import { COMPLETION_CHECK_QUEUE, setLessonDone } from "~/.server/learning";
 import { loader as planLoader } from "~/routes/dashboard/hors-ligne";
 import { action as progressAction, loader as progressLoader } from "~/routes/dashboard/lecon-progression";
-import { createCourse, createSignedInUser, createUser, enrol } from "../factories";
+import { createCourse, createQuiz, createSignedInUser, createUser, DEFAULT_QUESTIONS, enrol } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
 import { asServer, routeOutcome } from "../setup/routes";
@@ -42,7 +42,7 @@ async function setting(title: string) {
   const learner = await createSignedInUser(campus, handle.db);
   const stranger = await createSignedInUser(campus, handle.db);
   await enrol(handle.db, learner.user, course);
-  return { course, lessons, learner, stranger };
+  return { teacher, course, lessons, learner, stranger };
 }
 
 function send(slug: string, lessonId: number, cookie: string | undefined, form: Record<string, string>) {
@@ -154,5 +154,35 @@ describe("the download plan", () => {
     expect((await plan(course.slug, learner.cookie, 999_999)).status).toBe(404);
     expect((await plan(course.slug, stranger.cookie)).status).toBe(403);
     expect((await plan("pas-de-formation", learner.cookie)).status).toBe(404);
+  });
+
+  it("adds to a whole course its untimed quizzes that follow no lesson, with their weight; not timed ones, nor another course's", async () => {
+    const { teacher, course, lessons, learner } = await setting("Solaire fin de formation");
+    const other = await createCourse(handle.db, { instructor: teacher, title: "Autre formation", priceFcfa: 0, lessons: 1 });
+    const final = await createQuiz(handle.db, teacher, course, { title: "Examen final", lessonId: null });
+    const timed = await createQuiz(handle.db, teacher, course, { title: "Examen chronométré", lessonId: null, timeLimitMinutes: 20 });
+    const afterLesson = await createQuiz(handle.db, teacher, course, { title: "Quiz de la leçon 1", lessonId: lessons[0]!.id });
+    const elsewhere = await createQuiz(handle.db, teacher, other.course, { title: "Quiz d'ailleurs", lessonId: null });
+
+    type Plan = {
+      lessons: { id: number; quizzes: { id: number }[] }[];
+      quizzes: { id: number; title: string; path: string; textBytes: number }[];
+    };
+    const whole = JSON.parse((await plan(course.slug, learner.cookie)).body!) as Plan;
+    // Only the untimed one that follows no lesson: not the timed one, not another course's.
+    expect(whole.quizzes).toEqual([
+      { id: final.id, title: "Examen final", path: `/dashboard/formations/${course.slug}/quiz/${final.id}`, textBytes: expect.any(Number) },
+    ]);
+    expect(whole.quizzes.map((quiz) => quiz.id)).not.toContain(timed.id);
+    expect(whole.quizzes.map((quiz) => quiz.id)).not.toContain(elsewhere.id);
+    // Its weight: what its page carries, the questions' and choices' texts at least.
+    const texts = DEFAULT_QUESTIONS.flatMap((question) => [question.question!, ...(question.options ?? [])]).join("");
+    expect(whole.quizzes[0]!.textBytes).toBeGreaterThan(new TextEncoder().encode(`Examen final${texts}`).length);
+    // A lesson's quiz stays with its lesson.
+    expect(whole.lessons[0]!.quizzes.map((quiz) => quiz.id)).toEqual([afterLesson.id]);
+
+    // One lesson's plan carries no end-of-course quiz.
+    const one = JSON.parse((await plan(course.slug, learner.cookie, lessons[0]!.id)).body!) as Plan;
+    expect(one.quizzes).toEqual([]);
   });
 });

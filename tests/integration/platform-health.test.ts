@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { loadEnv } from "~/.server/env";
-import { createCampusApp } from "~/.server/http/app";
+import { createCampusApp, type CampusApp } from "~/.server/http/app";
 import { createTestDatabase } from "../setup/db";
 
 /**
@@ -14,10 +14,15 @@ import { createTestDatabase } from "../setup/db";
 
 let server: Server | undefined;
 let database: DatabaseHandle | undefined;
+let campus: CampusApp | undefined;
 
 afterEach(async () => {
   await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
   server = undefined;
+  // The app's jobs and listeners stop before its database goes (they would go on polling a
+  // dropped database, and keep the pool from ending).
+  await campus?.close().catch(() => {});
+  campus = undefined;
   await database?.close().catch(() => {});
   database = undefined;
 });
@@ -25,7 +30,7 @@ afterEach(async () => {
 async function startApp() {
   database = await createTestDatabase({ seed: false });
   const env = loadEnv({ NODE_ENV: "test", DATA_DIR: "memory://", LOG_LEVEL: "silent" });
-  const campus = await createCampusApp({ env, database });
+  campus = await createCampusApp({ env, database });
   server = campus.handler.listen(0, "127.0.0.1");
   await new Promise((resolve) => server!.once("listening", resolve));
   const { port } = server.address() as AddressInfo;

@@ -203,6 +203,19 @@ describe("a running server", () => {
     expect(await plain.text()).toContain("<html");
   });
 
+  it("sends a rendered page compressed whole, with its length, in one piece", async () => {
+    // A cookie skips the anonymous page cache: this is a fresh render.
+    const response = await fetch(`${base}/formations`, { headers: { "accept-encoding": "br", cookie: "x=1" } });
+    expect(response.headers.get("content-encoding")).toBe("br");
+    expect(response.headers.get("transfer-encoding")).toBeNull();
+    expect(response.headers.get("vary")).toMatch(/Accept-Encoding/i);
+    const length = Number(response.headers.get("content-length"));
+    const html = await response.text(); // fetch decodes it
+    expect(html).toContain("<html");
+    expect(length).toBeGreaterThan(0);
+    expect(length).toBeLessThan(Buffer.byteLength(html) / 3);
+  });
+
   it("serves hashed assets precompressed with a one-year immutable cache, and a plain 404 for missing ones", async () => {
     // The framework chunk: large enough that compression must at least halve it.
     const assets = fs.readdirSync(path.join(buildDir, "client/assets"));

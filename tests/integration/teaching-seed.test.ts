@@ -1,11 +1,12 @@
 /** A trial's teaching data: the demo teacher's screens show real figures on first start, and a restart adds nothing. */
-import { eq } from "drizzle-orm";
+import { eq, gte } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { liveSessions, users } from "~/.server/db/schema";
+import { liveSessions, payments, users } from "~/.server/db/schema";
 import { seedDatabase } from "~/.server/db/seed";
 import { listManagedSessions } from "~/.server/live-sessions";
 import { getTeacherDashboard, listTeacherStudents } from "~/.server/reports";
+import { listInstructorCommissions } from "~/.server/finance";
 import { getPayoutDetails } from "~/.server/teaching";
 import { createTestDatabase } from "../setup/db";
 
@@ -30,8 +31,14 @@ it("gives the demo teacher courses, learners at various stages, and sessions com
   expect(sessions.past.some((session) => session.attended > 0)).toBe(true);
   expect(sessions.past.some((session) => session.status === "cancelled")).toBe(true);
   expect(await getPayoutDetails(handle.db, teacher, teacher.id)).toMatchObject({ method: "mobile_money" });
+  // Finished months to pay (tests/e2e/admin-commissions.spec.ts pays two), none within the last week.
+  const { months } = await listInstructorCommissions(handle.db, teacher, teacher.id);
+  const currentPeriod = new Date().toISOString().slice(0, 7);
+  expect(months.filter((month) => month.period < currentPeriod && month.commissionFcfa > 0).length).toBeGreaterThanOrEqual(2);
+  const weekAgo = new Date(Date.now() - 7 * 24 * 60 * 60 * 1000);
+  expect(await handle.db.$count(payments, gte(payments.completedAt, weekAgo))).toBe(0);
 
-  const before = await handle.db.$count(liveSessions);
+  const before = [await handle.db.$count(liveSessions), await handle.db.$count(payments)];
   await seedDatabase(handle.db, { demoAccounts: true });
-  expect(await handle.db.$count(liveSessions)).toBe(before);
+  expect([await handle.db.$count(liveSessions), await handle.db.$count(payments)]).toEqual(before);
 });

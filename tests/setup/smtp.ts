@@ -65,8 +65,11 @@ export function linkIn(body: string, pattern: RegExp): string {
   return link.replace(/&amp;/g, "&");
 }
 
-/** A real SMTP server in the test process (no TLS, no authentication), collecting what it receives. */
-export async function startTestSmtpServer(): Promise<TestSmtpServer> {
+/**
+ * A real SMTP server in the test process (no TLS, no authentication), collecting what it receives;
+ * on `port` if given (else a free one), handing each mail to `onMail` as well.
+ */
+export async function startTestSmtpServer(options: { port?: number; onMail?: (mail: ReceivedMail) => void } = {}): Promise<TestSmtpServer> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -78,18 +81,20 @@ export async function startTestSmtpServer(): Promise<TestSmtpServer> {
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
         const { subject, body } = decodeMail(raw);
-        mails.push({
+        const mail: ReceivedMail = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
           raw,
           subject,
           body,
-        });
+        };
+        mails.push(mail);
+        options.onMail?.(mail);
         callback();
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -1,5 +1,9 @@
+import type { Auth } from "better-auth";
+import type { twoFactor } from "better-auth/plugins";
 import { authMessages } from "~/components/auth/messages";
-import type { Auth } from "./auth";
+
+/** The codes of Better Auth and of the one plugin createAuth (./auth.ts) adds, two-factor. */
+type LibraryCode = keyof Auth<{ plugins: [ReturnType<typeof twoFactor>] }>["$ERROR_CODES"];
 
 /** Codes our own hooks give Better Auth's errors (app/.server/auth/auth.ts, ./throttle.ts). */
 type OwnCode = "TOO_MANY_ATTEMPTS" | "DEVICE_CONFIRMATION_REQUIRED" | "PASSWORD_POLICY" | "NAMES_REQUIRED" | "ACCOUNT_DEACTIVATED";
@@ -10,7 +14,7 @@ type OwnCode = "TOO_MANY_ATTEMPTS" | "DEVICE_CONFIRMATION_REQUIRED" | "PASSWORD_
  * /auth page and the profile read these; `translateAuthError` (auth.ts) puts them in the JSON the
  * API answers. Wording speaks to the person, never about the library.
  */
-export const authErrorMessages: Record<keyof Auth["$ERROR_CODES"] | OwnCode, string> = {
+export const authErrorMessages: Record<LibraryCode | OwnCode, string> = {
   USER_NOT_FOUND: "Aucun compte ne correspond à cette adresse.",
   FAILED_TO_CREATE_USER: "Le compte n'a pas pu être créé. Réessayez dans un instant.",
   FAILED_TO_CREATE_SESSION: "La connexion n'a pas pu être ouverte. Réessayez dans un instant.",

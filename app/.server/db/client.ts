@@ -7,13 +7,13 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { SQL } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { acquireDataDirLock } from "./lock";
 import { assertChannelName, createPgListener } from "./notifications";
 import * as schema from "./schema";
+import type { Database } from "./database";
 
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type { Database } from "./database";
 
 export interface DatabaseHandle {
   db: Database;

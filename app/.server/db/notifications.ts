@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
-import type { Database } from "./client";
+import type { Database } from "./database";
 
 /**
  * PostgreSQL's LISTEN/NOTIFY between the processes sharing one database: caches invalidated

@@ -217,15 +217,20 @@ export async function unpaidCommissionsTotal(db: Database): Promise<number> {
  */
 function commissionLedgerSql(instructorId?: string) {
   const instructor = instructorId ? sql`and c.instructor_id = ${instructorId}` : sql``;
+  // Each rate holds from its date until the next one's (the later row of the same date wins): one
+  // join against these spans instead of a lookup per payment.
   return sql`
-    with paid as (
+    with rates as (
+      select instructor_id, rate_percent, effective_from,
+        lead(effective_from) over (partition by instructor_id order by effective_from, id) as until
+      from instructor_commission_rates
+    ),
+    paid as (
       select p.amount, p.course_id, c.instructor_id, p.completed_at, p.refunded_at, p.status,
-        coalesce((
-          select r.rate_percent from instructor_commission_rates r
-          where r.instructor_id = c.instructor_id and r.effective_from <= p.completed_at
-          order by r.effective_from desc, r.id desc limit 1
-        ), ${DEFAULT_COMMISSION_RATE}) as rate
+        coalesce(r.rate_percent, ${DEFAULT_COMMISSION_RATE}) as rate
       from payments p join courses c on c.id = p.course_id
+      left join rates r on r.instructor_id = c.instructor_id and r.effective_from <= p.completed_at
+        and (r.until is null or p.completed_at < r.until)
       where c.instructor_id is not null and p.completed_at is not null and p.status in ('completed', 'refunded') ${instructor}
     )
     select instructor_id, course_id, rate, completed_at as at, amount as gross, 0 as refunded, 1 as sales,

@@ -1,4 +1,4 @@
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import PDFDocument from "pdfkit";
 import { formatDateTime } from "~/lib/dates";
 import type { Actor } from "../auth/actor";
@@ -49,7 +49,8 @@ export async function listReports(db: Database, admin: Actor, limit = 30) {
       kind: financeReports.kind,
       title: financeReports.title,
       createdAt: financeReports.createdAt,
-      rows: financeReports.data,
+      // Counted in SQL: a year's report keeps every payment, not to be read for its length.
+      rowCount: sql<number>`jsonb_array_length(${financeReports.data}->'rows')`.mapWith(Number),
       byFirstName: users.firstName,
       byLastName: users.lastName,
       byEmail: users.email,
@@ -59,9 +60,8 @@ export async function listReports(db: Database, admin: Actor, limit = 30) {
     .orderBy(desc(financeReports.createdAt), desc(financeReports.id))
     .limit(limit)
     .then((rows) =>
-      rows.map(({ rows: data, byFirstName, byLastName, byEmail, ...row }) => ({
+      rows.map(({ byFirstName, byLastName, byEmail, ...row }) => ({
         ...row,
-        rowCount: data.rows.length,
         generatedBy: `${byFirstName ?? ""} ${byLastName ?? ""}`.trim() || (byEmail ?? "compte supprimé"),
       })),
     );

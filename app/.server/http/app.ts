@@ -45,6 +45,7 @@ import {
 import { createPageCache } from "./page-cache";
 import { hardenBuild } from "./route-errors";
 import { createRouterContext } from "./router-context";
+import { compressWholePages } from "./whole-page-compression";
 
 export interface CampusApp {
   handler: express.Express;
@@ -118,6 +119,9 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
 
   // Every response carries its request id; the server log names it beside any error.
   app.use(assignRequestId);
+  // Pages leave compressed whole, in one write; registered before the page cache, which stores
+  // what the render wrote (uncompressed) and answers its hits already compressed.
+  app.use(compressWholePages());
 
   // Then: anonymous visitors' pages, kept a few seconds (docs/decisions/0007-anonymous-page-cache.md).
   // A hit replays the stored headers (security headers included) and skips everything below.

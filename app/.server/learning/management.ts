@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, ne } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, ne } from "drizzle-orm";
 import { z } from "zod";
 import { LIMITS } from "~/lib/limits";
 import { emailSchema, requiredText } from "~/lib/schemas";
@@ -7,9 +7,13 @@ import { recordAudit } from "../audit";
 import type { Database } from "../db/client";
 import { courses, enrolments, users } from "../db/schema";
 import { AppError, validate } from "../errors";
+import { notifyUser } from "../notifications";
 import { activateEnrolment, cancelEnrolment, recomputeProgress } from "./enrolments";
 
-/** The administrators' management of a course's enrolments: by hand, pause, resume, cancel. */
+/**
+ * The administrators' management of a course's enrolments: by hand, pause, resume, cancel. The
+ * learner is told of each change (a notification, and its e-mail through the outbox).
+ */
 
 export const enrolmentAdminMessages = {
   forbidden: "La gestion des inscriptions est réservée aux administrateurs.",
@@ -32,11 +36,16 @@ export async function listCoursesForEnrolments(db: Database, actor: Actor) {
     .orderBy(asc(courses.title));
 }
 
-/** A course's enrolments, newest first, with the learner's name and address. */
-export async function listCourseEnrolments(db: Database, actor: Actor, courseId: number) {
+export const ENROLMENTS_PAGE_SIZE = 50;
+
+/** A course's enrolments, newest first, with the learner's name and address, by pages of 50 (a page past the last: the last). */
+export async function listCourseEnrolments(db: Database, actor: Actor, courseId: number, page = 1) {
   assertCanManageEnrolments(actor);
   const [course] = await db.select({ id: courses.id, title: courses.title }).from(courses).where(eq(courses.id, courseId));
   if (!course) throw AppError.notFound(enrolmentAdminMessages.courseNotFound);
+  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(enrolments).where(eq(enrolments.courseId, courseId));
+  const pageCount = Math.max(1, Math.ceil(Number(total) / ENROLMENTS_PAGE_SIZE));
+  const shown = Math.min(Math.max(1, Math.trunc(page) || 1), pageCount);
   const rows = await db
     .select({
       id: enrolments.id,
@@ -50,8 +59,10 @@ export async function listCourseEnrolments(db: Database, actor: Actor, courseId:
     .from(enrolments)
     .innerJoin(users, eq(users.id, enrolments.userId))
     .where(eq(enrolments.courseId, courseId))
-    .orderBy(desc(enrolments.enrolledAt), desc(enrolments.id));
-  return { course, enrolments: rows };
+    .orderBy(desc(enrolments.enrolledAt), desc(enrolments.id))
+    .limit(ENROLMENTS_PAGE_SIZE)
+    .offset((shown - 1) * ENROLMENTS_PAGE_SIZE);
+  return { course, enrolments: rows, total: Number(total), page: shown, pageCount };
 }
 
 export const GRANT_KINDS = ["free_place", "scholarship"] as const;
@@ -73,7 +84,7 @@ export async function enrolByHand(db: Database, actor: Actor, courseId: number, 
   const data = validate(manualEnrolmentSchema, input);
   return db.transaction(async (tx) => {
     const [course] = await tx
-      .select({ id: courses.id, maxStudents: courses.maxStudents })
+      .select({ id: courses.id, title: courses.title, maxStudents: courses.maxStudents })
       .from(courses)
       .where(eq(courses.id, courseId))
       .for("update");
@@ -120,6 +131,7 @@ export async function enrolByHand(db: Database, actor: Actor, courseId: number, 
       details: { courseId, enrolmentId, kind: data.kind, reason: data.reason },
       createdAt: now,
     });
+    await tellLearner(tx, learner.id, enrolmentId, "enrol", course.title, now);
     return { kind: "enrolled" as const, enrolmentId };
   });
 }
@@ -158,6 +170,49 @@ export async function changeEnrolment(db: Database, actor: Actor, enrolmentId: n
       details: { courseId: enrolment.courseId, enrolmentId, from },
       createdAt: now,
     });
+    const [course] = await tx.select({ title: courses.title }).from(courses).where(eq(courses.id, enrolment.courseId));
+    await tellLearner(tx, enrolment.userId, enrolmentId, action, course!.title, now);
     return { courseId: enrolment.courseId };
+  });
+}
+
+const changeNotices: Record<EnrolmentAction | "enrol", { title: string; body: (course: string) => string }> = {
+  enrol: {
+    title: "Inscription ouverte",
+    body: (course) => `L'institut vous a ouvert la formation « ${course} » : ses leçons vous attendent.`,
+  },
+  pause: {
+    title: "Inscription suspendue",
+    body: (course) =>
+      `Votre inscription à « ${course} » est suspendue par l'institut : ses leçons sont fermées jusqu'à sa reprise. Votre progression est gardée.`,
+  },
+  resume: {
+    title: "Inscription reprise",
+    body: (course) => `Votre inscription à « ${course} » a repris : ses leçons vous sont de nouveau ouvertes.`,
+  },
+  cancel: {
+    title: "Inscription annulée",
+    body: (course) => `Votre inscription à « ${course} » a été annulée par l'institut. Votre progression est gardée.`,
+  },
+};
+
+/** Tells the learner of an administrator's change to their enrolment (in its transaction: only if it commits). */
+async function tellLearner(
+  db: Database,
+  userId: string,
+  enrolmentId: number,
+  change: EnrolmentAction | "enrol",
+  courseTitle: string,
+  now: Date,
+) {
+  const notice = changeNotices[change];
+  await notifyUser(db, {
+    userId,
+    kind: "enrolment_changed",
+    title: notice.title,
+    body: notice.body(courseTitle),
+    link: "/dashboard/formations",
+    key: `enrolment:${enrolmentId}:${change}:${now.getTime()}`,
+    now,
   });
 }

@@ -1,7 +1,10 @@
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import type { Actor } from "../auth/actor";
 import { getLessonContent } from "../catalogue";
 import type { Database } from "../db/client";
+import { quizzes } from "../db/schema";
 import { AppError } from "../errors";
+import { toPublicQuestion } from "~/lib/quiz";
 import { fileUrl } from "~/lib/uploads";
 import { videoOptions } from "~/lib/video-quality";
 import { getLearnerCourse, saveVideoPosition, setLessonDone } from "./learner";
@@ -14,14 +17,33 @@ import { getLearnerCourse, saveVideoPosition, setLessonDone } from "./learner";
 
 /**
  * The download plan of a course, or of one of its lessons: for each lesson its page, its video in
- * each version (with the exact byte size the server will send) and its documents. Only for a
- * learner who follows the course (a teacher's preview records nothing and downloads nothing).
+ * each version (with the exact byte size the server will send), its documents and the pages of
+ * the quizzes that follow it; for a whole course, also its untimed quizzes that follow no lesson
+ * (end-of-course quizzes), each with the weight of what its page carries (title, description,
+ * questions without their answers). A timed one is left out: it needs the network anyway. Only for
+ * a learner who follows the course (a teacher's preview records nothing and downloads nothing).
  */
 export async function getOfflinePlan(db: Database, actor: Actor, slug: string, lessonId: number | null) {
   const learner = await getLearnerCourse(db, actor, slug);
   if (!learner.enrolment) throw AppError.forbidden("Seuls les apprenants inscrits téléchargent une formation.", "not_enrolled");
   const chosen = lessonId === null ? learner.lessons : learner.lessons.filter((lesson) => lesson.id === lessonId);
   if (chosen.length === 0) throw AppError.notFound("Leçon introuvable.");
+  // The quizzes that follow these lessons are stored with them: an untimed one can be answered
+  // offline, a timed one says it needs the network.
+  const lessonQuizzes = await db
+    .select({ id: quizzes.id, title: quizzes.title, lessonId: quizzes.lessonId })
+    .from(quizzes)
+    .where(
+      and(
+        eq(quizzes.courseId, learner.course.id),
+        inArray(
+          quizzes.lessonId,
+          chosen.map((lesson) => lesson.id),
+        ),
+        isNull(quizzes.deletedAt),
+      ),
+    )
+    .orderBy(asc(quizzes.createdAt), asc(quizzes.id));
   const lessons = [];
   for (const item of chosen) {
     const content = await getLessonContent(db, learner.course.id, item.id);
@@ -39,9 +61,36 @@ export async function getOfflinePlan(db: Database, actor: Actor, slug: string, l
           }
         : null,
       documents: content.attachments.map((file) => ({ id: file.id, name: file.name, size: file.size, url: fileUrl(file.id) })),
+      quizzes: lessonQuizzes
+        .filter((quiz) => quiz.lessonId === item.id)
+        .map((quiz) => ({ id: quiz.id, title: quiz.title, path: `/dashboard/formations/${learner.course.slug}/quiz/${quiz.id}` })),
     });
   }
-  return { course: { slug: learner.course.slug, title: learner.course.title }, lessons };
+  const courseQuizzes =
+    lessonId === null
+      ? await db
+          .select({ id: quizzes.id, title: quizzes.title, description: quizzes.description, questions: quizzes.questions })
+          .from(quizzes)
+          .where(
+            and(
+              eq(quizzes.courseId, learner.course.id),
+              isNull(quizzes.lessonId),
+              isNull(quizzes.timeLimitMinutes),
+              isNull(quizzes.deletedAt),
+            ),
+          )
+          .orderBy(asc(quizzes.createdAt), asc(quizzes.id))
+      : [];
+  return {
+    course: { slug: learner.course.slug, title: learner.course.title },
+    lessons,
+    quizzes: courseQuizzes.map((quiz) => ({
+      id: quiz.id,
+      title: quiz.title,
+      path: `/dashboard/formations/${learner.course.slug}/quiz/${quiz.id}`,
+      textBytes: new TextEncoder().encode(`${quiz.title}${quiz.description}${JSON.stringify(quiz.questions.map(toPublicQuestion))}`).length,
+    })),
+  };
 }
 
 export type OfflinePlan = Awaited<ReturnType<typeof getOfflinePlan>>;

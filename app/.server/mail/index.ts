@@ -2,24 +2,9 @@ import { desc, eq } from "drizzle-orm";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Database } from "../db/client";
 import { institute, mailOutbox } from "../db/schema";
+import type { InstituteIdentity, MailMessage } from "./message";
 
-export interface MailAttachment {
-  filename: string;
-  contentType: string;
-  content: Buffer;
-}
-
-export interface MailMessage {
-  to: string;
-  subject: string;
-  html: string;
-  text: string;
-  attachments?: MailAttachment[];
-  /** Where an answer goes (the visitor's address on the institute's copy of a contact message). */
-  replyTo?: string;
-  /** Extra header lines: List-Unsubscribe and List-Unsubscribe-Post on a newsletter (RFC 8058). */
-  headers?: Record<string, string>;
-}
+export type { InstituteIdentity, MailAttachment, MailMessage } from "./message";
 
 /** What sendMail needs from the environment (the app's Env satisfies it). */
 export interface MailEnv {
@@ -42,12 +27,6 @@ function transporterFor(url: string): Transporter {
     transporters.set(url, transporter);
   }
   return transporter;
-}
-
-export interface InstituteIdentity {
-  name: string;
-  shortName: string;
-  email: string;
 }
 
 /** The institute's name and address for mail headers and templates (a safe default before seeding). */

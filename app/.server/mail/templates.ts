@@ -1,4 +1,4 @@
-import type { InstituteIdentity, MailMessage } from "./index";
+import type { InstituteIdentity, MailMessage } from "./message";
 
 /** Escapes text for HTML mail bodies. */
 export function escapeHtml(value: string): string {

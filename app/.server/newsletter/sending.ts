@@ -157,6 +157,8 @@ export const NEWSLETTER_QUEUE = "newsletter.send";
 /** One job sends to this many subscribers, then queues the next batch. */
 export const NEWSLETTER_BATCH_SIZE = 50;
 export type NewsletterBatchJob = { issueId: number; afterId: number };
+/** An administrator's trial of a newsletter, sent to their own address only. */
+export type NewsletterTestJob = { test: { to: string; subject: string; body: string } };
 
 export const newsletterSchema = z.object({
   subject: requiredText({ label: "L'objet", max: LIMITS.title }),
@@ -199,6 +201,47 @@ export async function sendNewsletter(db: Database, actor: Actor, input: unknown,
 
 function queueBatch(tx: Database, job: NewsletterBatchJob, now: Date) {
   return enqueueJob(tx, NEWSLETTER_QUEUE, job, { key: `newsletter:${job.issueId}:after:${job.afterId}`, now });
+}
+
+const newsletterDraftSchema = newsletterSchema.pick({ subject: true, body: true });
+
+/** A newsletter's text as its mail shows it: one paragraph per block separated by a blank line. */
+function paragraphsOf(body: string): string[] {
+  return body
+    .split(/\n{2,}/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean);
+}
+
+export interface NewsletterPreview {
+  subject: string;
+  paragraphs: string[];
+}
+
+/** What subscribers will read, before anything is sent: nothing is written. */
+export function previewNewsletter(actor: Actor, input: unknown): NewsletterPreview {
+  assertCanManageNewsletter(actor);
+  const data = validate(newsletterDraftSchema, input);
+  return { subject: data.subject, paragraphs: paragraphsOf(data.body) };
+}
+
+/**
+ * The newsletter as written, mailed to the administrator's own address only (through the jobs
+ * queue and the outbox, like the real thing): no newsletter is recorded, no subscriber is written to.
+ */
+export async function sendNewsletterTest(db: Database, actor: Actor & { email: string }, input: unknown, now = new Date()) {
+  assertCanManageNewsletter(actor);
+  const data = validate(newsletterDraftSchema, input);
+  await db.transaction(async (tx) => {
+    await enqueueJob(
+      tx,
+      NEWSLETTER_QUEUE,
+      { test: { to: actor.email, subject: data.subject, body: data.body } } satisfies NewsletterTestJob,
+      { now },
+    );
+    await recordAudit(tx, { actorId: actor.id, action: "newsletter_test_sent", details: { subject: data.subject }, createdAt: now });
+  });
+  return { sentTo: actor.email };
 }
 
 export interface NewsletterServices {
@@ -245,15 +288,11 @@ export async function sendNewsletterBatch(db: Database, services: NewsletterServ
       .returning({ id: newsletterDeliveries.subscriptionId });
     if (!claimed.length) continue;
     const link = unsubscribeUrl(base, unsubscribeToken(services.secret, recipient));
-    const mail = renderActionMail({
+    const mail = newsletterMail({
       to: recipient.email,
       subject: issue.subject,
-      greeting: "Bonjour,",
-      paragraphs: issue.body
-        .split(/\n{2,}/)
-        .map((paragraph) => paragraph.trim())
-        .filter(Boolean),
-      action: { label: "Voir nos formations", url: `${base}/formations` },
+      body: issue.body,
+      base,
       footnote: `Vous recevez cette lettre parce que vous y êtes abonné. Pour vous désinscrire en un clic : ${link}`,
       identity,
     });
@@ -277,10 +316,46 @@ export async function sendNewsletterBatch(db: Database, services: NewsletterServ
   return { sent };
 }
 
-/** The jobs service's definition of the newsletter's queue (app/.server/http/app.ts). */
+/** The mail of a newsletter: its text, a link to the catalogue, and the footnote given. */
+function newsletterMail(options: {
+  to: string;
+  subject: string;
+  body: string;
+  base: string;
+  footnote: string;
+  identity: Awaited<ReturnType<typeof loadInstituteIdentity>>;
+}) {
+  return renderActionMail({
+    to: options.to,
+    subject: options.subject,
+    greeting: "Bonjour,",
+    paragraphs: paragraphsOf(options.body),
+    action: { label: "Voir nos formations", url: `${options.base}/formations` },
+    footnote: options.footnote,
+    identity: options.identity,
+  });
+}
+
+/** An administrator's trial: the newsletter's mail to their own address, marked as a trial. */
+export async function sendNewsletterTestMail(db: Database, services: NewsletterServices, job: NewsletterTestJob) {
+  const identity = await loadInstituteIdentity(db);
+  const mail = newsletterMail({
+    ...job.test,
+    subject: `[Essai] ${job.test.subject}`,
+    base: services.publicUrl.replace(/\/$/, ""),
+    footnote: "Ceci est un essai envoyé à vous seul. Chaque abonné trouvera ici son lien de désinscription en un clic.",
+    identity,
+  });
+  await sendMail(db, services.mailEnv, mail);
+}
+
+/** The jobs service's definition of the newsletter's queue (app/.server/http/app.ts): batches, and trials. */
 export function newsletterQueue(services: NewsletterServices & { db: Database }) {
   return {
     queue: NEWSLETTER_QUEUE,
-    run: (payload: NewsletterBatchJob, { now }: { now: () => Date }) => sendNewsletterBatch(services.db, services, payload, now()),
+    run: (payload: NewsletterBatchJob | NewsletterTestJob, { now }: { now: () => Date }) =>
+      "test" in payload
+        ? sendNewsletterTestMail(services.db, services, payload)
+        : sendNewsletterBatch(services.db, services, payload, now()),
   };
 }

@@ -90,7 +90,7 @@ function attemptSummary(attempt: Attempt) {
 
 /**
  * A quiz's page for its learner: what it asks (never the answers), the learner's attempts, the one
- * in progress if any, and how many are left.
+ * in progress if any, and how many are left; for an untimed quiz, its questions to answer offline.
  */
 export async function getLearnerQuiz(db: Database, actor: Actor, slug: string, quizId: number, now = new Date()) {
   const { quiz, course } = await learnerQuiz(db, actor, slug, quizId);
@@ -119,6 +119,9 @@ export async function getLearnerQuiz(db: Database, actor: Actor, slug: string, q
       required: quiz.required,
     },
     attempts: attempts.map(attemptSummary),
+    // An untimed quiz can be answered on the phone if the network goes (issue 13): its questions,
+    // never their answers, come with the page. A timed one needs the network.
+    offlineQuestions: quiz.timeLimitMinutes === null ? quiz.questions.map(toPublicQuestion) : null,
     inProgress: attempts.find((attempt) => attempt.status === "in_progress")?.id ?? null,
     attemptsLeft: Math.max(0, quiz.maxAttempts - attempts.length),
     bestScore: best,
@@ -132,6 +135,30 @@ export async function getLearnerQuiz(db: Database, actor: Actor, slug: string, q
  * enrolment row is locked meanwhile, so two starts at once cannot pass the attempts limit (and
  * the unique attempt number would refuse the second anyway).
  */
+/**
+ * How many attempts the learner has used, once it is known they may start another: refused when
+ * none is left or the quiz has no question yet.
+ */
+async function attemptsLeftOrRefuse(
+  tx: Database,
+  userId: string,
+  quiz: { id: number; maxAttempts: number; questions: readonly unknown[] },
+): Promise<number> {
+  const [used] = await tx
+    .select({ count: count() })
+    .from(quizAttempts)
+    .where(and(eq(quizAttempts.userId, userId), eq(quizAttempts.quizId, quiz.id)));
+  const attemptsUsed = Number(used?.count ?? 0);
+  if (attemptsUsed >= quiz.maxAttempts) {
+    throw AppError.conflict(
+      `Vous avez utilisé toutes vos tentatives pour ce quiz (${quiz.maxAttempts} sur ${quiz.maxAttempts}).`,
+      "no_attempts_left",
+    );
+  }
+  if (quiz.questions.length === 0) throw AppError.conflict("Ce quiz n'a pas encore de question.", "empty_quiz");
+  return attemptsUsed;
+}
+
 export async function startAttempt(db: Database, actor: Actor, slug: string, quizId: number, now = new Date(), random = Math.random) {
   const { quiz, course, enrolmentId } = await learnerQuiz(db, actor, slug, quizId);
   return db.transaction(async (tx) => {
@@ -142,18 +169,7 @@ export async function startAttempt(db: Database, actor: Actor, slug: string, qui
       .from(quizAttempts)
       .where(and(eq(quizAttempts.userId, actor.id), eq(quizAttempts.quizId, quiz.id), eq(quizAttempts.status, "in_progress")));
     if (open) return { attempt: open, resumed: true };
-    const [used] = await tx
-      .select({ count: count() })
-      .from(quizAttempts)
-      .where(and(eq(quizAttempts.userId, actor.id), eq(quizAttempts.quizId, quiz.id)));
-    const attemptsUsed = Number(used?.count ?? 0);
-    if (attemptsUsed >= quiz.maxAttempts) {
-      throw AppError.conflict(
-        `Vous avez utilisé toutes vos tentatives pour ce quiz (${quiz.maxAttempts} sur ${quiz.maxAttempts}).`,
-        "no_attempts_left",
-      );
-    }
-    if (quiz.questions.length === 0) throw AppError.conflict("Ce quiz n'a pas encore de question.", "empty_quiz");
+    const attemptsUsed = await attemptsLeftOrRefuse(tx, actor.id, quiz);
     const questions = prepareAttemptQuestions(quiz.questions, quiz, random);
     const deadlineAt = quiz.timeLimitMinutes === null ? null : new Date(now.getTime() + quiz.timeLimitMinutes * 60_000);
     const [attempt] = await tx
@@ -195,9 +211,8 @@ async function ownAttempt(db: Database, actor: Actor, attemptId: number, lock = 
   return row;
 }
 
-/** An answer checked against its question: an option's index, "true"/"false", or a short text. */
-function checkedAnswer(question: AttemptQuestion | undefined, answer: string): string {
-  if (!question) throw AppError.invalid({ form: "Cette question ne fait pas partie de la tentative." });
+/** An answer as kept for its question ("" for none), or null when it is not one of the choices offered. */
+function answerFor(question: AttemptQuestion, answer: string): string | null {
   const value = question.type === "short_answer" ? answer.slice(0, MAX_ANSWER_LENGTH) : answer.trim();
   if (value === "") return "";
   const valid =
@@ -206,7 +221,14 @@ function checkedAnswer(question: AttemptQuestion | undefined, answer: string): s
       : question.type === "true_false"
         ? value === "true" || value === "false"
         : true;
-  if (!valid) throw AppError.invalid({ [`answers.${question.id}`]: "Choisissez une des réponses proposées." });
+  return valid ? value : null;
+}
+
+/** An answer checked against its question: an option's index, "true"/"false", or a short text. */
+function checkedAnswer(question: AttemptQuestion | undefined, answer: string): string {
+  if (!question) throw AppError.invalid({ form: "Cette question ne fait pas partie de la tentative." });
+  const value = answerFor(question, answer);
+  if (value === null) throw AppError.invalid({ [`answers.${question.id}`]: "Choisissez une des réponses proposées." });
   return value;
 }
 
@@ -267,6 +289,90 @@ export async function submitAttempt(db: Database, actor: Actor, attemptId: numbe
     const { attempt, courseId } = await ownAttempt(tx, actor, attemptId, true);
     if (attempt.status !== "in_progress") return attempt;
     return gradeAndClose(tx, attempt, courseId, pastDeadline(attempt, now) ? "expired" : "submitted", now);
+  });
+}
+
+/**
+ * An untimed quiz answered on a phone without network (issue 13), sent by its queue when the
+ * network returns (app/lib/offline/outbox.ts): recorded as one submitted, graded attempt, dated
+ * when it was answered (a phone clock in the future counts as now). Idempotent on the id the phone
+ * gave it: sent twice, or twice at once (the learner's enrolment row is locked meanwhile), it is
+ * recorded once, with one score and one completion check. An id already used by someone else, or
+ * for another quiz, is refused as not found. A timed quiz needs the network: refused ("timed").
+ * The questions are those of the quiz as it is now, in its own order (the phone showed them so):
+ * an answer to a question since removed, or to a choice that no longer exists, counts as none.
+ * With `openAttemptId`, the answers finish the learner's untimed attempt started online (the
+ * network went while it was open): they complete what was saved, and it is graded and closed.
+ */
+export async function recordOfflineAttempt(
+  db: Database,
+  actor: Actor,
+  slug: string,
+  quizId: number,
+  input: { clientId: string; answers: Record<string, string>; answeredAt: Date; openAttemptId?: number },
+  now = new Date(),
+) {
+  const { quiz, course, enrolmentId } = await learnerQuiz(db, actor, slug, quizId);
+  return db.transaction(async (tx) => {
+    await tx.select({ id: enrolments.id }).from(enrolments).where(eq(enrolments.id, enrolmentId)).for("update");
+    const [known] = await tx.select().from(quizAttempts).where(eq(quizAttempts.clientId, input.clientId));
+    if (known) {
+      if (known.userId !== actor.id || known.quizId !== quiz.id) throw AppError.notFound("Tentative introuvable.");
+      return { attempt: known, replayed: true };
+    }
+    const answeredAt = input.answeredAt.getTime() > now.getTime() ? now : input.answeredAt;
+    const given = (questions: AttemptQuestion[]) => {
+      const answers: Record<string, string> = {};
+      for (const question of questions) {
+        const answer = input.answers[question.id];
+        const value = answer === undefined ? null : answerFor(question, answer);
+        if (value) answers[question.id] = value;
+      }
+      return answers;
+    };
+    if (input.openAttemptId !== undefined) {
+      const [open] = await tx
+        .select()
+        .from(quizAttempts)
+        .where(and(eq(quizAttempts.id, input.openAttemptId), eq(quizAttempts.userId, actor.id), eq(quizAttempts.quizId, quiz.id)))
+        .for("update");
+      if (!open) throw AppError.notFound("Tentative introuvable.");
+      // Sent already (another tab, the page's own form) or closed: nothing changes.
+      if (open.status !== "in_progress") return { attempt: open, replayed: true };
+      if (open.deadlineAt !== null) throw AppError.conflict("Ce quiz est chronométré : il demande une connexion.", "timed");
+      const answers = { ...open.answers, ...given(open.questions) };
+      await tx.update(quizAttempts).set({ answers, clientId: input.clientId }).where(eq(quizAttempts.id, open.id));
+      const at = answeredAt.getTime() < open.startedAt.getTime() ? open.startedAt : answeredAt;
+      return { attempt: await gradeAndClose(tx, { ...open, answers }, course.id, "submitted", at), replayed: false };
+    }
+    if (quiz.timeLimitMinutes !== null) throw AppError.conflict("Ce quiz est chronométré : il demande une connexion.", "timed");
+    const attemptsUsed = await attemptsLeftOrRefuse(tx, actor.id, quiz);
+    const questions = prepareAttemptQuestions(quiz.questions, { shuffleQuestions: false, shuffleOptions: false });
+    const answers = given(questions);
+    const grade = gradeAttempt(questions, answers, quiz.passingScore);
+    const [attempt] = await tx
+      .insert(quizAttempts)
+      .values({
+        quizId: quiz.id,
+        userId: actor.id,
+        attemptNumber: attemptsUsed + 1,
+        clientId: input.clientId,
+        status: "submitted",
+        startedAt: answeredAt,
+        submittedAt: answeredAt,
+        questions,
+        answers,
+        results: grade.results,
+        totalPoints: questions.reduce((sum, question) => sum + question.points, 0),
+        earnedPoints: grade.earnedPoints,
+        score: grade.score,
+        passingScore: quiz.passingScore,
+        passed: grade.passed,
+        updatedAt: now,
+      })
+      .returning();
+    if (grade.passed) await requestCompletionCheck(tx, { userId: actor.id, courseId: course.id }, now);
+    return { attempt: attempt!, replayed: false };
   });
 }
 

@@ -21,6 +21,7 @@ export {
   getLearnerAttempt,
   getLearnerQuiz,
   listLearnerQuizzes,
+  recordOfflineAttempt,
   saveAnswers,
   startAttempt,
   submitAttempt,

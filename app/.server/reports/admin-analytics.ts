@@ -36,11 +36,14 @@ function assertAnalyticsReader(actor: Actor) {
   if (!canViewInstituteAnalytics(actor)) throw AppError.forbidden("Réservé aux administrateurs.");
 }
 
-/** Every moment a learner did something: lesson progress (completed, last touched) and quiz attempts sent. */
+/**
+ * Every moment a learner did something: lesson progress (completed, last touched) and quiz attempts
+ * sent. A lesson completed at the moment it was last touched is one moment, read once.
+ */
 const learnerActivity = sql`(
   select e.user_id, lp.updated_at as at from lesson_progress lp join enrolments e on e.id = lp.enrolment_id
   union all select e.user_id, lp.completed_at from lesson_progress lp join enrolments e on e.id = lp.enrolment_id
-    where lp.completed_at is not null
+    where lp.completed_at is not null and lp.completed_at <> lp.updated_at
   union all select user_id, submitted_at from quiz_attempts where submitted_at is not null
 )`;
 
@@ -71,8 +74,10 @@ export async function getAnalyticsKpis(db: Database, admin: Actor, window: Windo
         (select count(*) from enrolments where activated_at >= ${ts(from)} and activated_at < ${ts(to)} and completed_at is not null)::int as completed_now,
         (select count(*) from enrolments where activated_at >= ${ts(previousFrom)} and activated_at < ${ts(from)})::int as opened_before,
         (select count(*) from enrolments where activated_at >= ${ts(previousFrom)} and activated_at < ${ts(from)} and completed_at is not null)::int as completed_before,
-        (select count(distinct user_id) from ${learnerActivity} activity where at >= ${ts(from)} and at < ${ts(to)})::int as active_now,
-        (select count(distinct user_id) from ${learnerActivity} activity where at >= ${ts(previousFrom)} and at < ${ts(from)})::int as active_before`,
+        active.current_active as active_now, active.previous_active as active_before
+      from (select count(distinct user_id) filter (where at >= ${ts(from)})::int as current_active,
+          count(distinct user_id) filter (where at < ${ts(from)})::int as previous_active
+        from ${learnerActivity} activity where at >= ${ts(previousFrom)} and at < ${ts(to)}) active`,
     ),
   ]);
   const n = (key: string) => Number(row?.[key] ?? 0);
@@ -147,10 +152,17 @@ export async function getTimeline(db: Database, admin: Actor, window: Window): P
     spans.map((span, index) => sql`(${index}::int, ${ts(span.start)}, ${ts(span.end)})`),
     sql`, `,
   );
+  // The window's activity is read once and each moment put in its span: one pass, not one per span.
   const rows = await queryRows<Record<string, number>>(
     db,
     sql`with b(i, s, e) as (values ${values}),
-      activity as (select * from ${learnerActivity} activity where at >= ${ts(window.from)} and at < ${ts(window.to)})
+      active as (
+        select b.i, count(distinct a.user_id)::int as active,
+          count(distinct (a.user_id, floor(extract(epoch from a.at - b.s) / 86400)))::int as active_days
+        from ${learnerActivity} a join b on a.at >= b.s and a.at < b.e
+        where a.at >= ${ts(window.from)} and a.at < ${ts(window.to)}
+        group by b.i
+      )
       select b.i,
         (select count(*) from users where created_at >= b.s and created_at < b.e)::int as sign_ups,
         (select count(*) from enrolments where activated_at >= b.s and activated_at < b.e)::int as enrolments,
@@ -159,11 +171,9 @@ export async function getTimeline(db: Database, admin: Actor, window: Window): P
           and completed_at >= b.s and completed_at < b.e)::float8 as revenue,
         (select coalesce(sum(amount), 0) from payments where status = 'refunded'
           and refunded_at >= b.s and refunded_at < b.e)::float8 as refunds,
-        (select count(distinct user_id) from activity where at >= b.s and at < b.e)::int as active,
-        (select count(distinct (user_id, floor(extract(epoch from at - b.s) / 86400))) from activity
-          where at >= b.s and at < b.e)::int as active_days,
+        coalesce(active.active, 0) as active, coalesce(active.active_days, 0) as active_days,
         (extract(epoch from b.e - b.s) / 86400)::float8 as days
-      from b order by b.i`,
+      from b left join active on active.i = b.i order by b.i`,
   );
   return spans.map((span, index) => {
     const row = rows.find((candidate) => Number(candidate.i) === index);
@@ -276,7 +286,7 @@ export async function getAdvancedAnalytics(db: Database, admin: Actor, window: W
     getTimeline(db, admin, window),
     getTopCourses(db, admin, window),
     getAccountsByRole(db, admin, window),
-    getBreakdowns(db, admin, window),
+    getBreakdowns(db, admin, window, ["methods", "categories", "levels", "enrolmentCategories"]),
     // The twelve months of the charts, and the one before for the projection's line.
     getMonthlyFigures(db, admin, now, PROJECTION_BASIS_MONTHS + 1),
     getRefunds(db, admin, window),

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { financePeriods, percentChange, type FinancePeriod } from "~/lib/finance";
 import type { Actor } from "../auth/actor";
 import { queryRows, type Database } from "../db/client";
@@ -185,22 +185,43 @@ export interface MonthlyFigures {
   completions: number;
 }
 
-/** Revenue, refunds, sign-ups, enrolments and completions per month (Bamako), the last `count` months. */
-export async function getMonthlyFigures(db: Database, admin: Actor, now: Date, count: number): Promise<MonthlyFigures[]> {
+export type MonthlyFigure = Exclude<keyof MonthlyFigures, "month">;
+const monthlyFigureKinds: readonly MonthlyFigure[] = ["revenue", "refunds", "signUps", "enrolments", "completions"];
+
+/**
+ * Revenue, refunds, sign-ups, enrolments and completions per month (Bamako), the last `count`
+ * months; only the figures in `kinds` are counted (a screen asks for those it shows), the others stay 0.
+ */
+export async function getMonthlyFigures(
+  db: Database,
+  admin: Actor,
+  now: Date,
+  count: number,
+  kinds: readonly MonthlyFigure[] = monthlyFigureKinds,
+): Promise<MonthlyFigures[]> {
   assertAdmin(admin);
   const months = lastMonths(now, count);
   const since = ts(new Date(`${months[0]}-01T00:00:00Z`));
   const month = (column: string) => sql.raw(`to_char(${column} at time zone 'Africa/Bamako', 'YYYY-MM')`);
-  const rows = await queryRows<{ kind: string; month: string; total: number }>(
-    db,
-    sql`select 'revenue' as kind, ${month("completed_at")} as month, sum(amount)::float8 as total from payments
-        where status in ('completed', 'refunded') and completed_at >= ${since} group by 2
-      union all select 'refunds', ${month("refunded_at")}, sum(amount)::float8 from payments
-        where status = 'refunded' and refunded_at >= ${since} group by 2
-      union all select 'signUps', ${month("created_at")}, count(*)::float8 from users where created_at >= ${since} group by 2
-      union all select 'enrolments', ${month("activated_at")}, count(*)::float8 from enrolments where activated_at >= ${since} group by 2
-      union all select 'completions', ${month("completed_at")}, count(*)::float8 from enrolments where completed_at >= ${since} group by 2`,
-  );
+  const queries: Record<MonthlyFigure, SQL> = {
+    revenue: sql`select 'revenue' as kind, ${month("completed_at")} as month, sum(amount)::float8 as total from payments
+      where status in ('completed', 'refunded') and completed_at >= ${since} group by 2`,
+    refunds: sql`select 'refunds', ${month("refunded_at")}, sum(amount)::float8 from payments
+      where status = 'refunded' and refunded_at >= ${since} group by 2`,
+    signUps: sql`select 'signUps', ${month("created_at")}, count(*)::float8 from users where created_at >= ${since} group by 2`,
+    enrolments: sql`select 'enrolments', ${month("activated_at")}, count(*)::float8 from enrolments where activated_at >= ${since} group by 2`,
+    completions: sql`select 'completions', ${month("completed_at")}, count(*)::float8 from enrolments where completed_at >= ${since} group by 2`,
+  };
+  const chosen = monthlyFigureKinds.filter((kind) => kinds.includes(kind));
+  const rows = chosen.length
+    ? await queryRows<{ kind: string; month: string; total: number }>(
+        db,
+        sql.join(
+          chosen.map((kind) => queries[kind]),
+          sql` union all `,
+        ),
+      )
+    : [];
   const figures = new Map(months.map((key) => [key, { month: key, revenue: 0, refunds: 0, signUps: 0, enrolments: 0, completions: 0 }]));
   for (const row of rows) {
     const entry = figures.get(row.month);
@@ -219,47 +240,42 @@ export interface Breakdown {
  * Revenue of the period by payment method and by course category, enrolments opened in it by
  * level and by category, and accounts by role.
  */
-export async function getBreakdowns(db: Database, admin: Actor, window: Window) {
+const breakdownQueries = {
+  methods: (from: Date, to: Date) =>
+    sql`select method::text as label, sum(amount)::float8 as value, count(*)::int as count from payments
+      where status in ('completed', 'refunded') and completed_at >= ${ts(from)} and completed_at < ${ts(to)} group by 1 order by 2 desc`,
+  categories: (from: Date, to: Date) =>
+    sql`select cat.name as label, sum(p.amount)::float8 as value, count(*)::int as count
+      from payments p join courses c on c.id = p.course_id join categories cat on cat.id = c.category_id
+      where p.status in ('completed', 'refunded') and p.completed_at >= ${ts(from)} and p.completed_at < ${ts(to)}
+      group by 1 order by 2 desc`,
+  levels: (from: Date, to: Date) =>
+    sql`select l.name as label, count(*)::float8 as value, count(*)::int as count
+      from enrolments e join courses c on c.id = e.course_id join levels l on l.id = c.level_id
+      where e.activated_at >= ${ts(from)} and e.activated_at < ${ts(to)} group by 1, l.position order by l.position`,
+  roles: () => sql`select role as label, count(*)::float8 as value, count(*)::int as count from users group by 1 order by 2 desc`,
+  enrolmentCategories: (from: Date, to: Date) =>
+    sql`select cat.name as label, count(*)::float8 as value, count(*)::int as count
+      from enrolments e join courses c on c.id = e.course_id join categories cat on cat.id = c.category_id
+      where e.activated_at >= ${ts(from)} and e.activated_at < ${ts(to)} group by 1, cat.position order by 2 desc, cat.position`,
+};
+export type BreakdownKind = keyof typeof breakdownQueries;
+
+/** The breakdowns in `kinds` (a screen asks for those it shows) over the window. */
+export async function getBreakdowns<Kind extends BreakdownKind>(
+  db: Database,
+  admin: Actor,
+  window: Window,
+  kinds: readonly Kind[],
+): Promise<Record<Kind, Breakdown[]>> {
   assertAdmin(admin);
-  const { from, to } = window;
-  const [methods, categories, levels, roles, enrolmentCategories] = await Promise.all([
-    queryRows<{ label: string; value: number; count: number }>(
-      db,
-      sql`select method::text as label, sum(amount)::float8 as value, count(*)::int as count from payments
-        where status in ('completed', 'refunded') and completed_at >= ${ts(from)} and completed_at < ${ts(to)} group by 1 order by 2 desc`,
-    ),
-    queryRows<{ label: string; value: number; count: number }>(
-      db,
-      sql`select cat.name as label, sum(p.amount)::float8 as value, count(*)::int as count
-        from payments p join courses c on c.id = p.course_id join categories cat on cat.id = c.category_id
-        where p.status in ('completed', 'refunded') and p.completed_at >= ${ts(from)} and p.completed_at < ${ts(to)}
-        group by 1 order by 2 desc`,
-    ),
-    queryRows<{ label: string; value: number; count: number }>(
-      db,
-      sql`select l.name as label, count(*)::float8 as value, count(*)::int as count
-        from enrolments e join courses c on c.id = e.course_id join levels l on l.id = c.level_id
-        where e.activated_at >= ${ts(from)} and e.activated_at < ${ts(to)} group by 1, l.position order by l.position`,
-    ),
-    queryRows<{ label: string; value: number; count: number }>(
-      db,
-      sql`select role as label, count(*)::float8 as value, count(*)::int as count from users group by 1 order by 2 desc`,
-    ),
-    queryRows<{ label: string; value: number; count: number }>(
-      db,
-      sql`select cat.name as label, count(*)::float8 as value, count(*)::int as count
-        from enrolments e join courses c on c.id = e.course_id join categories cat on cat.id = c.category_id
-        where e.activated_at >= ${ts(from)} and e.activated_at < ${ts(to)} group by 1, cat.position order by 2 desc, cat.position`,
-    ),
-  ]);
-  const clean = (rows: Breakdown[]) => rows.map((row) => ({ label: row.label, value: Number(row.value), count: Number(row.count) }));
-  return {
-    methods: clean(methods),
-    categories: clean(categories),
-    levels: clean(levels),
-    roles: clean(roles),
-    enrolmentCategories: clean(enrolmentCategories),
-  };
+  const entries = await Promise.all(
+    kinds.map(async (kind) => {
+      const rows = await queryRows<Breakdown>(db, breakdownQueries[kind](window.from, window.to));
+      return [kind, rows.map((row) => ({ label: row.label, value: Number(row.value), count: Number(row.count) }))] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<Kind, Breakdown[]>;
 }
 
 export interface TopCourse {

@@ -1,3 +1,6 @@
+import { formatPeriodMonth } from "~/lib/finance";
+import { formatFcfa } from "~/lib/format";
+
 /**
  * Horizontal bars scaled to the largest value, rendered on the server (decision 0015): each row
  * names its label and its value in text, the bar is decoration. Reads well at 360 px, whatever
@@ -41,5 +44,26 @@ export function HorizontalBars({
         </ul>
       )}
     </figure>
+  );
+}
+
+/** Payments collected each month (refunded ones included), with the month's refunds beside them. */
+export function MonthlyRevenueBars({
+  months,
+  caption,
+}: {
+  months: ReadonlyArray<{ month: string; revenue: number; refunds: number }>;
+  caption: string;
+}) {
+  return (
+    <HorizontalBars
+      caption={caption}
+      data={months.map((month) => ({
+        label: formatPeriodMonth(month.month),
+        value: month.revenue,
+        display: formatFcfa(month.revenue),
+        note: month.refunds ? `${formatFcfa(month.refunds)} remboursés` : undefined,
+      }))}
+    />
   );
 }

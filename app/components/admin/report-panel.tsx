@@ -1,5 +1,5 @@
 import { FileSpreadsheet, FileText } from "lucide-react";
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import { formatDateTime } from "~/lib/dates";
 import type { FinancePeriod } from "~/lib/finance";
@@ -64,10 +64,18 @@ export function ReportPanel({
                   </p>
                 </div>
                 <div className="flex shrink-0 gap-2">
-                  <a href={`/admin/rapports/${item.id}/csv`} className={buttonClasses({ variant: "ghost", size: "sm" })} download>
+                  <a
+                    href={href("/admin/rapports/:id/:format", { id: String(item.id), format: "csv" })}
+                    className={buttonClasses({ variant: "ghost", size: "sm" })}
+                    download
+                  >
                     CSV<span className="sr-only"> : {item.title}</span>
                   </a>
-                  <a href={`/admin/rapports/${item.id}/pdf`} className={buttonClasses({ variant: "ghost", size: "sm" })} download>
+                  <a
+                    href={href("/admin/rapports/:id/:format", { id: String(item.id), format: "pdf" })}
+                    className={buttonClasses({ variant: "ghost", size: "sm" })}
+                    download
+                  >
                     PDF<span className="sr-only"> : {item.title}</span>
                   </a>
                 </div>

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Form, Link, useSubmit } from "react-router";
+import { Form, Link, useSubmit, href } from "react-router";
 import { Alert } from "~/components/ui/alert";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Button, buttonClasses } from "~/components/ui/button";
@@ -411,7 +411,7 @@ export function ContentLibrary({ data, actionData }: { data: LibraryData; action
                 <Badge tone={statusTones[course.status]}>{courseStatusLabels[course.status]}</Badge>
               </div>
               <Link
-                to={`/dashboard/course-creator/${course.id}?retour=/teacher/content`}
+                to={`${href("/dashboard/course-creator/:id", { id: String(course.id) })}?retour=/teacher/content`}
                 className="text-sm font-medium text-brand-700 underline"
                 aria-label={`Modifier le cours « ${course.title} »`}
               >

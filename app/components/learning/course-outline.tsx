@@ -1,5 +1,5 @@
 import { CircleCheck, Circle, PlayCircle } from "lucide-react";
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { formatMinutes } from "~/lib/format";
 
 export type OutlineLesson = { id: number; title: string; durationMinutes: number; done: boolean };
@@ -14,7 +14,7 @@ export function CourseOutline({ slug, lessons, currentId }: { slug: string; less
         return (
           <li key={lesson.id}>
             <Link
-              to={`/dashboard/formations/${slug}/lecons/${lesson.id}`}
+              to={href("/dashboard/formations/:slug/lecons/:lessonId", { slug, lessonId: String(lesson.id) })}
               aria-current={current ? "page" : undefined}
               className={`flex items-start gap-3 px-4 py-3 text-sm hover:bg-slate-50 ${current ? "text-brand-900 bg-brand-50 font-semibold" : "text-slate-800"}`}
             >

@@ -1,5 +1,5 @@
 import { CalendarPlus, Check } from "lucide-react";
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import { Button } from "~/components/ui/button";
 import { JoinButton } from "./join-button";
 
@@ -56,7 +56,7 @@ export function LearnerSessions({
               )}
             </Form>
             <a
-              href={`/dashboard/sessions/${session.id}/calendrier.ics`}
+              href={href("/dashboard/sessions/:id/calendrier.ics", { id: String(session.id) })}
               download
               className="inline-flex min-h-9 items-center gap-1 text-sm font-medium text-brand-700 underline underline-offset-2"
             >

@@ -56,7 +56,10 @@ export function OfflineDownload({
     setSupported(offlineSupported());
     void listDownloads(userId).then((records) => {
       const mine = records.filter((record) => record.course.slug === slug && (!lessonId || record.lessonId === lessonId));
-      setStored({ count: mine.length, bytes: mine.reduce((sum, record) => sum + record.bytes, 0) });
+      setStored({
+        count: mine.filter((record) => record.lessonId !== null).length,
+        bytes: mine.reduce((sum, record) => sum + record.bytes, 0),
+      });
     });
   }, [userId, slug, lessonId, state.step]);
   useEffect(() => () => abort.current?.abort(), []);
@@ -79,7 +82,7 @@ export function OfflineDownload({
   }
 
   async function start(found: OfflinePlan) {
-    const { files, pages } = plannedBytes(found.lessons, choice);
+    const { files, pages } = plannedBytes(found, choice);
     const controller = new AbortController();
     abort.current = controller;
     setState({ step: "downloading", plan: found, received: 0, total: files + pages });
@@ -93,7 +96,11 @@ export function OfflineDownload({
         (received) => setState((current) => (current.step === "downloading" ? { ...current, received } : current)),
         controller.signal,
       );
-      setState({ step: "done", bytes: records.reduce((sum, record) => sum + record.bytes, 0), count: records.length });
+      setState({
+        step: "done",
+        bytes: records.reduce((sum, record) => sum + record.bytes, 0),
+        count: records.filter((record) => record.lessonId !== null).length,
+      });
     } catch {
       setState({
         step: "failed",
@@ -206,7 +213,7 @@ function ReadyPanel({
   const offered = (["low", "high", "original"] as const).filter((candidate) =>
     plan.lessons.some((lesson) => lesson.video?.options.some((option) => option.choice === candidate)),
   );
-  const { files, pages } = plannedBytes(plan.lessons, choice);
+  const { files, pages } = plannedBytes(plan, choice);
   const total = files + pages;
   const available = space ? space.quota - space.usage : null;
   const tooBig = available !== null && total > available;
@@ -223,7 +230,7 @@ function ReadyPanel({
                 className="flex cursor-pointer items-center gap-2 rounded-full border border-slate-300 px-3 py-1.5 text-sm has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
               >
                 <input type="radio" name={name} value={candidate} checked={choice === candidate} onChange={() => setChoice(candidate)} />
-                {choiceLabels[candidate]} · {formatFileSize(plannedBytes(plan.lessons, candidate).files)}
+                {choiceLabels[candidate]} · {formatFileSize(plannedBytes(plan, candidate).files)}
               </label>
             ))}
           </div>
@@ -235,8 +242,9 @@ function ReadyPanel({
           {formatFileSize(total)}
           <span className="font-normal text-slate-600">
             {" "}
-            ({plan.lessons.length > 1 ? `${plan.lessons.length} leçons, ` : ""}vidéo et documents {formatFileSize(files)}, pages ≈{" "}
-            {formatFileSize(pages)})
+            ({plan.lessons.length > 1 ? `${plan.lessons.length} leçons, ` : ""}
+            {plan.quizzes.length > 0 ? `${plan.quizzes.length} quiz de fin de formation, ` : ""}vidéo et documents {formatFileSize(files)},
+            pages ≈ {formatFileSize(pages)})
           </span>
         </dd>
         {space ? (

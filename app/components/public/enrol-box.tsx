@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import { formatPrice } from "~/lib/format";
 import { enrolHref } from "./links";
@@ -18,7 +18,7 @@ export function EnrolBox({ slug, priceFcfa, following, full }: EnrolState) {
       {following ? (
         <>
           <p className="mt-1 text-sm text-slate-600">Vous suivez cette formation.</p>
-          <Link to={`/dashboard/formations/${slug}`} className={buttonClasses({ size: "lg", className: "mt-6 w-full" })}>
+          <Link to={href("/dashboard/formations/:slug", { slug })} className={buttonClasses({ size: "lg", className: "mt-6 w-full" })}>
             Continuer
           </Link>
         </>

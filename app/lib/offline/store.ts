@@ -25,12 +25,25 @@ export type PlanLesson = {
   textBytes: number;
   video: { id: string; options: { choice: VideoChoice; label: string; size: number; url: string }[] } | null;
   documents: { id: string; name: string; size: number; url: string }[];
+  /** The quizzes that follow the lesson: their pages are stored with it. */
+  quizzes: { id: number; title: string; path: string }[];
 };
-export type OfflinePlan = { course: { slug: string; title: string }; lessons: PlanLesson[] };
+/** An untimed quiz that follows no lesson (end of course), stored with a whole course. */
+export type PlanQuiz = { id: number; title: string; path: string; textBytes: number };
+export type OfflinePlan = {
+  course: { slug: string; title: string };
+  lessons: PlanLesson[];
+  /** Only in a whole course's plan: its untimed quizzes that follow no lesson. */
+  quizzes: PlanQuiz[];
+};
 
-/** A stored lesson, as the "Téléchargements" screen lists it. */
+/**
+ * A stored lesson, as the "Téléchargements" screen lists it; or, with `lessonId` null, a course's
+ * quizzes that follow no lesson (one record per course, `quizzes` naming them).
+ */
 export type DownloadRecord = {
-  lessonId: number;
+  lessonId: number | null;
+  quizzes?: { id: number; title: string; path: string }[];
   title: string;
   path: string;
   course: { slug: string; title: string };
@@ -62,12 +75,20 @@ export function fileBytes(lesson: PlanLesson, choice: VideoChoice): number {
   return (videoOptionFor(lesson, choice)?.size ?? 0) + lesson.documents.reduce((sum, file) => sum + file.size, 0);
 }
 
-/** What a download is announced at before it starts: the files exactly, the pages estimated. */
-export function plannedBytes(lessons: PlanLesson[], choice: VideoChoice): { files: number; pages: number } {
+/** What a download is announced at before it starts: the files exactly, the pages (lessons', quizzes') estimated. */
+export function plannedBytes(plan: OfflinePlan, choice: VideoChoice): { files: number; pages: number } {
+  const { lessons, quizzes } = plan;
   return {
     files: lessons.reduce((sum, lesson) => sum + fileBytes(lesson, choice), 0),
-    pages: lessons.reduce((sum, lesson) => sum + 2 * (PAGE_BYTES_ESTIMATE + lesson.textBytes), 0),
+    pages:
+      lessons.reduce((sum, lesson) => sum + 2 * ((1 + lesson.quizzes.length) * PAGE_BYTES_ESTIMATE + lesson.textBytes), 0) +
+      quizzes.reduce((sum, quiz) => sum + 2 * (PAGE_BYTES_ESTIMATE + quiz.textBytes), 0),
   };
+}
+
+/** Where a record is kept: by lesson, or the course's own for its quizzes that follow no lesson. */
+function recordKey(record: Pick<DownloadRecord, "lessonId" | "course">): string {
+  return `${RECORD_PATH}${record.lessonId ?? `formation-${record.course.slug}`}`;
 }
 
 /** React Router's address for a page's data (an in-app navigation): /a/b → /a/b.data. */
@@ -112,8 +133,9 @@ async function storePage(cache: Cache, path: string, query: string, onBytes: (co
 }
 
 /**
- * Downloads `lessons` for offline use with their video in `choice`: each lesson's page, video and
- * documents, then its record; the "Téléchargements" screen too, so that it opens offline.
+ * Downloads `lessons` for offline use with their video in `choice`: each lesson's page, its
+ * quizzes' pages, video and documents, then its record; then the plan's quizzes that follow no
+ * lesson (a whole course's), in the course's record; the "Téléchargements" screen too, so that it opens offline.
  * `onProgress` hears the bytes received so far.
  */
 export async function downloadLessons(
@@ -135,6 +157,7 @@ export async function downloadLessons(
     const video = videoOptionFor(lesson, choice);
     const quality = video ? `?qualite=${{ low: "basse", high: "haute", original: "originale" }[video.choice]}` : "";
     let bytes = await storePage(cache, lesson.path, quality, count, signal);
+    for (const quiz of lesson.quizzes) bytes += await storePage(cache, quiz.path, "", count, signal);
     const files = [...(video ? [video.url] : []), ...lesson.documents.map((file) => file.url)];
     for (const url of files) bytes += await store(cache, url, url, count, signal);
     const record: DownloadRecord = {
@@ -143,11 +166,28 @@ export async function downloadLessons(
       path: lesson.path,
       course: plan.course,
       quality: video?.choice ?? null,
-      urls: [lesson.path, dataPath(lesson.path), ...files],
+      urls: [lesson.path, dataPath(lesson.path), ...lesson.quizzes.flatMap((quiz) => [quiz.path, dataPath(quiz.path)]), ...files],
       bytes,
       savedAt: new Date().toISOString(),
     };
-    await cache.put(`${RECORD_PATH}${lesson.id}`, Response.json(record));
+    await cache.put(recordKey(record), Response.json(record));
+    records.push(record);
+  }
+  if (plan.quizzes.length > 0) {
+    let bytes = 0;
+    for (const quiz of plan.quizzes) bytes += await storePage(cache, quiz.path, "", count, signal);
+    const record: DownloadRecord = {
+      lessonId: null,
+      quizzes: plan.quizzes.map(({ id, title, path }) => ({ id, title, path })),
+      title: plan.quizzes.length > 1 ? "Quiz de fin de formation" : plan.quizzes[0]!.title,
+      path: plan.quizzes[0]!.path,
+      course: plan.course,
+      quality: null,
+      urls: plan.quizzes.flatMap((quiz) => [quiz.path, dataPath(quiz.path)]),
+      bytes,
+      savedAt: new Date().toISOString(),
+    };
+    await cache.put(recordKey(record), Response.json(record));
     records.push(record);
   }
   await storePage(cache, DOWNLOADS_PATH, "", () => {}, signal).catch(() => 0);
@@ -163,13 +203,22 @@ export async function listDownloads(userId: string): Promise<DownloadRecord[]> {
   return records.filter(Boolean).sort((a, b) => a.savedAt.localeCompare(b.savedAt));
 }
 
-/** Removes a stored lesson: its page, video, documents and record. */
-export async function deleteDownload(userId: string, lessonId: number): Promise<void> {
+/**
+ * Removes a stored lesson (its page, video, documents and record) or a course's quizzes that
+ * follow no lesson. Those go with the course's last lesson: nothing of a course is left behind
+ * once none of its lessons is stored.
+ */
+export async function deleteDownload(userId: string, target: Pick<DownloadRecord, "lessonId" | "course">): Promise<void> {
   const cache = await caches.open(offlineCacheName(userId));
-  const key = `${RECORD_PATH}${lessonId}`;
-  const record = (await (await cache.match(key))?.json()) as DownloadRecord | undefined;
-  for (const url of record?.urls ?? []) await cache.delete(url);
-  await cache.delete(key);
+  const remove = async (key: string) => {
+    const record = (await (await cache.match(key))?.json()) as DownloadRecord | undefined;
+    for (const url of record?.urls ?? []) await cache.delete(url);
+    await cache.delete(key);
+  };
+  await remove(recordKey(target));
+  if (target.lessonId === null) return;
+  const left = (await listDownloads(userId)).filter((record) => record.course.slug === target.course.slug);
+  if (left.every((record) => record.lessonId === null)) for (const record of left) await remove(recordKey(record));
 }
 
 /** Another learner's lessons left on this phone (their session ended without signing out): removed. */

@@ -2,7 +2,7 @@ import { Activity, CheckCircle2, Download, GraduationCap, Wallet } from "lucide-
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
 import { getAdvancedAnalytics, windowOf, type Trend } from "~/.server/reports";
-import { HorizontalBars } from "~/components/admin/charts";
+import { HorizontalBars, MonthlyRevenueBars } from "~/components/admin/charts";
 import { PeriodSelector } from "~/components/admin/period-selector";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
@@ -309,14 +309,9 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
               <CardTitle>Revenus par mois</CardTitle>
             </CardHeader>
             <CardContent>
-              <HorizontalBars
+              <MonthlyRevenueBars
                 caption="Paiements encaissés chaque mois, douze derniers mois (remboursements compris)"
-                data={analytics.revenue.months.map((month) => ({
-                  label: formatPeriodMonth(month.month),
-                  value: month.revenue,
-                  display: formatFcfa(month.revenue),
-                  note: month.refunds ? `${formatFcfa(month.refunds)} remboursés` : undefined,
-                }))}
+                months={analytics.revenue.months}
               />
             </CardContent>
           </Card>

@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation, href } from "react-router";
 import { z } from "zod";
 import { certificatesContext, listAllCertificates, reissueCertificate, revokeCertificate } from "~/.server/certificates";
 import { dbContext, userContext } from "~/.server/context";
@@ -149,7 +149,10 @@ export default function AdminCertificatesPage({ loaderData, actionData }: Route.
                       {certificate.learnerName} · {certificate.courseTitle}
                     </p>
                     <p className="text-sm text-slate-600">
-                      <Link to={`/certificats/${certificate.code}`} className="font-mono text-brand-700 underline underline-offset-2">
+                      <Link
+                        to={href("/certificats/:code", { code: certificate.code })}
+                        className="font-mono text-brand-700 underline underline-offset-2"
+                      >
                         {certificate.code}
                       </Link>
                       {" · "}délivré le {certificate.issuedAt}

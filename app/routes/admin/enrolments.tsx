@@ -10,6 +10,7 @@ import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { FilterBar } from "~/components/ui/filter-bar";
 import { Input } from "~/components/ui/input";
+import { Pager } from "~/components/ui/pager";
 import { Select } from "~/components/ui/select";
 import { usePendingIntent } from "~/components/ui/use-pending-intent";
 import { formatDate } from "~/lib/dates";
@@ -29,10 +30,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const admin = context.get(userContext);
   const courses = await orHttpError(listCoursesForEnrolments(db, admin));
-  const chosen = serialIdSchema.safeParse(new URL(request.url).searchParams.get("cours"));
+  const search = new URL(request.url).searchParams;
+  const chosen = serialIdSchema.safeParse(search.get("cours"));
   const courseId = chosen.success ? chosen.data : (courses[0]?.id ?? null);
-  const list = courseId === null ? null : await orHttpError(listCourseEnrolments(db, admin, courseId));
+  const page = serialIdSchema.safeParse(search.get("page"));
+  const list = courseId === null ? null : await orHttpError(listCourseEnrolments(db, admin, courseId, page.success ? page.data : 1));
   return {
+    total: list?.total ?? 0,
+    page: list?.page ?? 1,
+    pageCount: list?.pageCount ?? 1,
     courses: courses.map((course) => ({ value: String(course.id), label: course.title })),
     course: list?.course ?? null,
     enrolments: (list?.enrolments ?? []).map((row) => ({
@@ -88,7 +94,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function EnrolmentsPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { courses, course, enrolments } = loaderData;
+  const { courses, course, enrolments, total, page, pageCount } = loaderData;
   const failure = failureOf<{ email: string; kind: string; reason: string }>(actionData, "enrol");
   const changeFailure = failureOf(actionData, "change");
   const enrolling = usePendingIntent("enrol");
@@ -112,7 +118,7 @@ export default function EnrolmentsPage({ loaderData, actionData }: Route.Compone
             <h2 id="manual-title" className="text-lg font-semibold text-slate-900">
               Inscrire à la main
             </h2>
-            <Form key={enrolments.length} method="post" action={`${PATH}?cours=${course.id}`} className="grid gap-3 sm:grid-cols-2">
+            <Form key={total} method="post" action={`${PATH}?cours=${course.id}`} className="grid gap-3 sm:grid-cols-2">
               <input type="hidden" name="intent" value="enrol" />
               <Alert className="sm:col-span-2">{failure?.message}</Alert>
               <Field label="E-mail de l'apprenant" name="email" required error={failure?.fieldErrors.email}>
@@ -139,7 +145,7 @@ export default function EnrolmentsPage({ loaderData, actionData }: Route.Compone
           </section>
           <section aria-labelledby="list-title" className="space-y-3">
             <h2 id="list-title" className="text-lg font-semibold text-slate-900">
-              {course.title} : {plural(enrolments.length, "inscription", "inscriptions")}
+              {course.title} : {plural(total, "inscription", "inscriptions")}
             </h2>
             <Alert>{changeFailure?.message}</Alert>
             {enrolments.length === 0 ? (
@@ -148,7 +154,7 @@ export default function EnrolmentsPage({ loaderData, actionData }: Route.Compone
               <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white shadow-sm">
                 {enrolments.map((row) => (
                   <li key={row.id} className="flex flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3">
-                    <span className="min-w-0 flex-1">
+                    <span className="w-full min-w-0 sm:w-auto sm:flex-1">
                       <span className="block font-semibold break-words text-slate-900">{row.name}</span>
                       <span className="block text-sm break-all text-slate-600">
                         {row.email} · depuis le {row.since} · {row.progress} %
@@ -170,6 +176,12 @@ export default function EnrolmentsPage({ loaderData, actionData }: Route.Compone
                 ))}
               </ul>
             )}
+            <Pager
+              page={page}
+              pageCount={pageCount}
+              hrefFor={(to) => `${PATH}?cours=${course.id}${to > 1 ? `&page=${to}` : ""}`}
+              label="Pages des inscriptions"
+            />
           </section>
         </>
       )}

@@ -46,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return csvDownload(`rapport-financier-${day}.csv`, body);
   }
   const [monthly, commissions] = await Promise.all([
-    getMonthlyFigures(db, admin, now, 12),
+    getMonthlyFigures(db, admin, now, 12, ["revenue", "refunds"]),
     listCommissionMonths(db, admin, { from: window.from, to: window.to }),
   ]);
   const report = {

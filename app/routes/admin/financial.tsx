@@ -1,4 +1,4 @@
-import { Banknote, Download, Percent, Receipt, RotateCcw, Scale, Search, TrendingUp, Wallet } from "lucide-react";
+import { Banknote, Download, Percent, Receipt, RotateCcw, Scale, TrendingUp, Wallet } from "lucide-react";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
@@ -15,15 +15,14 @@ import { countPaymentsToReconcile, getPaymentForViewer, listPayments, recordCash
 import { paymentsContext } from "~/.server/payments/setup";
 import { getFinanceSummary, getMonthlyFigures, getTopCourses, windowOf } from "~/.server/reports";
 import { redirectWithToast } from "~/.server/toast";
-import { HorizontalBars } from "~/components/admin/charts";
+import { HorizontalBars, MonthlyRevenueBars } from "~/components/admin/charts";
 import { PeriodSelector } from "~/components/admin/period-selector";
 import { ReportPanel } from "~/components/admin/report-panel";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
-import { Field } from "~/components/ui/field";
+import { FilterBar } from "~/components/ui/filter-bar";
 import { Input } from "~/components/ui/input";
-import { Select } from "~/components/ui/select";
 import { StatCard } from "~/components/ui/stat-card";
 import { LinkTabs } from "~/components/ui/tabs";
 import { Textarea } from "~/components/ui/textarea";
@@ -129,7 +128,7 @@ export async function loader(args: Route.LoaderArgs) {
         ...base,
         panel: {
           tab: "analytics" as const,
-          months: await getMonthlyFigures(db, admin, now, 6),
+          months: await getMonthlyFigures(db, admin, now, 6, ["revenue", "refunds"]),
           top: await getTopCourses(db, admin, window),
         },
       };
@@ -441,15 +440,7 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
               <CardTitle>Revenus mensuels</CardTitle>
             </CardHeader>
             <CardContent>
-              <HorizontalBars
-                caption="Encaissé chaque mois, six derniers mois"
-                data={panel.months.map((month) => ({
-                  label: formatPeriodMonth(month.month),
-                  value: month.revenue,
-                  display: formatFcfa(month.revenue),
-                  note: month.refunds ? `${formatFcfa(month.refunds)} remboursés` : undefined,
-                }))}
-              />
+              <MonthlyRevenueBars caption="Encaissé chaque mois, six derniers mois" months={panel.months} />
             </CardContent>
           </Card>
           <Card>
@@ -480,41 +471,26 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
     const { transactions, pendingCash } = panel;
     return (
       <>
-        <Form
-          method="get"
-          role="search"
-          aria-label="Rechercher des transactions"
-          className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:items-end"
-          key={`${filters.q}|${filters.statut}`}
-        >
-          <input type="hidden" name="periode" value={period} />
-          <Field label="Rechercher" name="q" id="finance-q" className="flex-1">
-            {(field) => (
-              <Input {...field} type="search" defaultValue={filters.q} placeholder="Formation, e-mail, nom ou référence" maxLength={100} />
-            )}
-          </Field>
-          <Field label="Statut" name="statut" id="finance-statut" className="sm:w-48">
-            {(field) => (
-              <Select
-                {...field}
-                defaultValue={filters.statut}
-                options={statusFilters.map((value) => ({
-                  value,
-                  label: value === "all" ? "Tous les statuts" : paymentStatusLabels[value],
-                }))}
-              />
-            )}
-          </Field>
-          <button type="submit" className={buttonClasses()}>
-            <Search aria-hidden="true" className="size-4" />
-            Filtrer
-          </button>
-          {filters.q || filters.statut !== "all" ? (
-            <Link to={`/admin/financial?periode=${period}`} className={buttonClasses({ variant: "ghost" })}>
-              Effacer
-            </Link>
-          ) : null}
-        </Form>
+        <FilterBar
+          label="Rechercher des transactions"
+          id="finance"
+          className="rounded-lg border border-slate-200 bg-white p-4"
+          hidden={{ periode: period }}
+          search={{ value: filters.q, placeholder: "Formation, e-mail, nom ou référence" }}
+          choices={[
+            {
+              name: "statut",
+              label: "Statut",
+              value: filters.statut,
+              className: "sm:w-48",
+              options: statusFilters.map((value) => ({
+                value,
+                label: value === "all" ? "Tous les statuts" : paymentStatusLabels[value],
+              })),
+            },
+          ]}
+          clearHref={filters.q || filters.statut !== "all" ? `/admin/financial?periode=${period}` : null}
+        />
 
         <Card aria-labelledby="especes">
           <CardHeader>
@@ -584,7 +560,7 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
               {plural(transactions.length, "transaction", "transactions")}
             </p>
           </CardHeader>
-          <CardContent className="overflow-x-auto">
+          <CardContent className="relative overflow-x-auto">
             {transactions.length === 0 ? (
               <p className="text-sm text-slate-600">Aucune transaction ne correspond à ces critères.</p>
             ) : (

@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Form, Link, href } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
 import { listOpenReports, resolveReport } from "~/.server/forum";
@@ -62,7 +62,7 @@ export default function ForumReportsPage({ loaderData }: Route.ComponentProps) {
               <p className="text-sm text-slate-600">
                 {report.replyId ? "Réponse dans " : "Sujet "}
                 <Link
-                  to={`/dashboard/forum/${report.threadId}${report.replyId ? `#reponse-${report.replyId}` : ""}`}
+                  to={`${href("/dashboard/forum/:id", { id: String(report.threadId) })}${report.replyId ? `#reponse-${report.replyId}` : ""}`}
                   className="font-semibold text-brand-700 underline underline-offset-2"
                 >
                   {report.threadTitle}

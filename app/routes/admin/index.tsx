@@ -1,5 +1,5 @@
 import { BookOpen, CheckCircle2, ClipboardList, Download, GraduationCap, Users, Wallet } from "lucide-react";
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { listReports } from "~/.server/finance";
 import {
@@ -11,7 +11,7 @@ import {
   windowOf,
   type Trend,
 } from "~/.server/reports";
-import { HorizontalBars } from "~/components/admin/charts";
+import { HorizontalBars, MonthlyRevenueBars } from "~/components/admin/charts";
 import { PeriodSelector } from "~/components/admin/period-selector";
 import { ReportPanel } from "~/components/admin/report-panel";
 import { buttonClasses } from "~/components/ui/button";
@@ -68,7 +68,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const stats = await getDashboardStats(db, admin, window);
   const panel =
     tab === "utilisateurs"
-      ? { tab, roles: (await getBreakdowns(db, admin, window)).roles, months: await getMonthlyFigures(db, admin, now, 6) }
+      ? {
+          tab,
+          roles: (await getBreakdowns(db, admin, window, ["roles"])).roles,
+          months: await getMonthlyFigures(db, admin, now, 6, ["signUps"]),
+        }
       : tab === "cours"
         ? {
             tab,
@@ -81,7 +85,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             })),
           }
         : tab === "analytics"
-          ? { tab, months: await getMonthlyFigures(db, admin, now, 12), breakdowns: await getBreakdowns(db, admin, window) }
+          ? {
+              tab,
+              months: await getMonthlyFigures(db, admin, now, 12, ["revenue", "refunds", "enrolments", "completions"]),
+              breakdowns: await getBreakdowns(db, admin, window, ["methods"]),
+            }
           : { tab, history: await listReports(db, admin) };
   return { period, stats, panel };
 }
@@ -244,7 +252,10 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
                           {course.instructorName ?? "Institut"} · modifié le {formatDate(new Date(course.updatedAt))}
                         </p>
                       </div>
-                      <Link to={`/dashboard/course-creator/${course.id}`} className={buttonClasses({ variant: "ghost", size: "sm" })}>
+                      <Link
+                        to={href("/dashboard/course-creator/:id", { id: String(course.id) })}
+                        className={buttonClasses({ variant: "ghost", size: "sm" })}
+                      >
                         Relire<span className="sr-only"> {course.title}</span>
                       </Link>
                     </li>
@@ -268,15 +279,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
               <CardTitle>Revenus encaissés, douze derniers mois</CardTitle>
             </CardHeader>
             <CardContent>
-              <HorizontalBars
-                caption="Paiements reçus chaque mois (remboursements compris)"
-                data={panel.months.map((month) => ({
-                  label: formatPeriodMonth(month.month),
-                  value: month.revenue,
-                  display: formatFcfa(month.revenue),
-                  note: month.refunds ? `${formatFcfa(month.refunds)} remboursés` : undefined,
-                }))}
-              />
+              <MonthlyRevenueBars caption="Paiements reçus chaque mois (remboursements compris)" months={panel.months} />
             </CardContent>
           </Card>
           <Card>

@@ -3,7 +3,15 @@ import { Form } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
 import { formFailure, orHttpError } from "~/.server/http/errors";
-import { listIssues, listSubscribers, parseSubscriberFilters, sendNewsletter } from "~/.server/newsletter";
+import {
+  listIssues,
+  listSubscribers,
+  parseSubscriberFilters,
+  previewNewsletter,
+  sendNewsletter,
+  sendNewsletterTest,
+  type NewsletterPreview,
+} from "~/.server/newsletter";
 import { redirectWithToast } from "~/.server/toast";
 import { Alert } from "~/components/ui/alert";
 import { Badge } from "~/components/ui/badge";
@@ -14,14 +22,17 @@ import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import { usePendingIntent } from "~/components/ui/use-pending-intent";
 import { formatDate, formatDateTime } from "~/lib/dates";
-import { failureOf } from "~/lib/form-result";
+import { failureOf, type FormSuccess } from "~/lib/form-result";
 import { plural } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
 import { SUBSCRIBER_FILTERS, subscriberFilterLabels } from "~/lib/newsletter-subscribers";
 import type { Route } from "./+types/newsletter";
 import { Pager } from "~/components/ui/pager";
 
-/** /admin/newsletter: write a newsletter and send it to every subscriber; the subscribers, searched and exported. */
+/**
+ * /admin/newsletter: write a newsletter, see it as subscribers will, try it on one's own address,
+ * send it to every subscriber; the subscribers, searched and exported.
+ */
 
 const PATH = "/admin/newsletter";
 
@@ -61,19 +72,39 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta = () => [{ title: "Lettre d'information" }];
 
 const actionSchema = z.object({
-  intent: z.literal("send"),
+  intent: z.enum(["preview", "test", "send"]),
   subject: z.string().optional(),
   body: z.string().optional(),
   token: z.string().optional(),
 });
 
+type Draft = { subject: string; body: string };
+
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
   const parsed = actionSchema.safeParse(form);
   if (!parsed.success) return formFailure(parsed.error);
-  const { subject = "", body = "", token } = parsed.data;
+  const { intent, subject = "", body = "", token } = parsed.data;
+  const db = context.get(dbContext);
+  const admin = context.get(userContext);
+  const values: Draft = { subject, body };
   try {
-    const result = await sendNewsletter(context.get(dbContext), context.get(userContext), { subject, body, token });
+    if (intent === "preview") {
+      return { ok: true, intent, values, preview: previewNewsletter(admin, values) } satisfies FormSuccess<{
+        values: Draft;
+        preview: NewsletterPreview;
+      }>;
+    }
+    if (intent === "test") {
+      const { sentTo } = await sendNewsletterTest(db, admin, values);
+      return {
+        ok: true,
+        intent,
+        values,
+        message: `Un essai part vers ${sentTo} : vérifiez votre boîte de réception.`,
+      } satisfies FormSuccess<{ values: Draft }>;
+    }
+    const result = await sendNewsletter(db, admin, { subject, body, token });
     return redirectWithToast(
       PATH,
       {
@@ -86,7 +117,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 303 },
     );
   } catch (error) {
-    return formFailure(error, { intent: "send", values: { subject, body } });
+    return formFailure(error, { intent, values });
   }
 }
 
@@ -101,8 +132,12 @@ function pageHref(filters: { status: string; q: string }, page: number) {
 
 export default function NewsletterAdminPage({ loaderData, actionData }: Route.ComponentProps) {
   const { filters, token, active, unsubscribed, total, pages, subscribers, issues, exportHref } = loaderData;
-  const failure = failureOf<{ subject: string; body: string }>(actionData, "send");
+  const failure = failureOf<Draft>(actionData);
+  const done = actionData && actionData.ok ? actionData : null;
+  const draft = failure?.values ?? done?.values;
+  const preview = done && "preview" in done ? done.preview : null;
   const sending = usePendingIntent("send");
+  const testing = usePendingIntent("test");
   const filtered = filters.status !== "actifs" || filters.q !== "";
   return (
     <div className="mx-auto max-w-5xl space-y-8">
@@ -118,11 +153,11 @@ export default function NewsletterAdminPage({ loaderData, actionData }: Route.Co
           Écrire une lettre
         </h2>
         <Form key={issues.length} method="post" className="space-y-3">
-          <input type="hidden" name="intent" value="send" />
           <input type="hidden" name="token" value={token} />
           <Alert>{failure?.message ?? failure?.fieldErrors.token}</Alert>
+          {done && "message" in done ? <Alert tone="success">{done.message}</Alert> : null}
           <Field label="Objet" name="subject" required error={failure?.fieldErrors.subject}>
-            {(field) => <Input {...field} maxLength={LIMITS.title} defaultValue={failure?.values?.subject ?? ""} />}
+            {(field) => <Input {...field} maxLength={LIMITS.title} defaultValue={draft?.subject ?? ""} />}
           </Field>
           <Field
             label="Texte"
@@ -131,12 +166,40 @@ export default function NewsletterAdminPage({ loaderData, actionData }: Route.Co
             hint="Une ligne vide sépare deux paragraphes. Chaque message porte un lien de désinscription en un clic."
             error={failure?.fieldErrors.body}
           >
-            {(field) => <Textarea {...field} rows={10} maxLength={LIMITS.longText} defaultValue={failure?.values?.body ?? ""} />}
+            {(field) => <Textarea {...field} rows={10} maxLength={LIMITS.longText} defaultValue={draft?.body ?? ""} />}
           </Field>
-          <Button type="submit" disabled={sending || active === 0}>
-            {sending ? "Envoi..." : `Envoyer à ${plural(active, "abonné", "abonnés")}`}
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            {/* First: what Enter in the subject does is the harmless preview. */}
+            <Button type="submit" name="intent" value="preview" variant="outline">
+              Aperçu
+            </Button>
+            <Button type="submit" name="intent" value="test" variant="outline" disabled={testing}>
+              {testing ? "Envoi de l'essai..." : "M'envoyer un essai"}
+            </Button>
+            <Button type="submit" name="intent" value="send" disabled={sending || active === 0}>
+              {sending ? "Envoi..." : `Envoyer à ${plural(active, "abonné", "abonnés")}`}
+            </Button>
+          </div>
         </Form>
+        {preview ? (
+          <section aria-labelledby="preview-title" className="space-y-3 rounded-md border border-slate-200 bg-slate-50 p-4">
+            <h3 id="preview-title" className="text-sm font-semibold tracking-wide text-slate-600 uppercase">
+              Aperçu de la lettre
+            </h3>
+            <p className="font-semibold break-words text-slate-900">{preview.subject}</p>
+            <div className="space-y-2 text-slate-800">
+              <p>Bonjour,</p>
+              {preview.paragraphs.map((paragraph, index) => (
+                <p key={index} className="break-words whitespace-pre-line">
+                  {paragraph}
+                </p>
+              ))}
+            </div>
+            <p className="text-sm text-slate-600">
+              Suivi du bouton « Voir nos formations » et, pour chaque abonné, de son lien de désinscription en un clic.
+            </p>
+          </section>
+        ) : null}
       </section>
 
       <section aria-labelledby="issues-title" className="space-y-3">

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { redirect, href } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
 import { storeReport } from "~/.server/finance";
@@ -24,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return formFailure(parsed.error, { message: "Rapport inconnu." });
   const window = windowOf(periodFrom(parsed.data.periode));
   const stored = await storeReport(db, admin, await buildReport(db, admin, parsed.data.kind as never, window));
-  return redirect(`/admin/rapports/${stored.id}/${parsed.data.format}`, { status: 303 });
+  return redirect(href("/admin/rapports/:id/:format", { id: String(stored.id), format: parsed.data.format }), { status: 303 });
 }
 
 /** Only POST makes sense here (the reports are on the dashboard and the finance screen): a GET gets 405. */

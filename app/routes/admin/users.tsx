@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { Download, UserPlus } from "lucide-react";
 import { dbContext, envContext, userContext } from "~/.server/context";
@@ -23,6 +23,7 @@ import { UserStats } from "~/components/admin/user-stats";
 import { ConfirmStatusBody, UsersTable } from "~/components/admin/users-table";
 import { buttonClasses } from "~/components/ui/button";
 import { FilterBar } from "~/components/ui/filter-bar";
+import { Pager } from "~/components/ui/pager";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { failureOf } from "~/lib/form-result";
@@ -265,26 +266,16 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
           />
           <p className="text-sm text-slate-600" aria-live="polite">
             {plural(list.total, "utilisateur trouvé", "utilisateurs trouvés")}
-            {list.pageCount > 1 && ` · page ${list.page} sur ${list.pageCount}`}
           </p>
         </CardHeader>
         <UsersTable users={list.users} currentUserId={me} hydrated={hydrated} confirmHref={(id) => withParams(search, { confirmer: id })} />
-        {list.pageCount > 1 && (
-          <nav aria-label="Pages de la liste" className="flex items-center justify-between border-t border-slate-100 px-5 py-3">
-            {list.page > 1 ? (
-              <Link to={pageHref(list.page - 1)} className={buttonClasses({ variant: "outline", size: "sm" })}>
-                Page précédente
-              </Link>
-            ) : (
-              <span />
-            )}
-            {list.page < list.pageCount && (
-              <Link to={pageHref(list.page + 1)} className={buttonClasses({ variant: "outline", size: "sm" })}>
-                Page suivante
-              </Link>
-            )}
-          </nav>
-        )}
+        <Pager
+          page={list.page}
+          pageCount={list.pageCount}
+          hrefFor={pageHref}
+          label="Pages de la liste"
+          className="border-t border-slate-100 px-5 py-3"
+        />
       </Card>
 
       <Card aria-labelledby="audit-title">

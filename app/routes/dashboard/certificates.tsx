@@ -1,5 +1,5 @@
 import { Award, BadgeCheck, BookOpen, Download, GraduationCap, Hourglass, ShieldCheck, Star, TrendingUp } from "lucide-react";
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { issuerUrls, listMyCertificates } from "~/.server/certificates";
 import { getInstitute } from "~/.server/catalogue";
 import { dbContext, envContext, userContext } from "~/.server/context";
@@ -167,7 +167,7 @@ export default function MyCertificatesPage({ loaderData }: Route.ComponentProps)
                     </p>
                     <div className="mt-auto flex flex-wrap gap-2 pt-4">
                       <a
-                        href={`/dashboard/certificates/${certificate.code}/certificat.pdf`}
+                        href={href("/dashboard/certificates/:code/certificat.pdf", { code: certificate.code })}
                         download
                         className={buttonClasses({ size: "sm" })}
                       >
@@ -187,7 +187,7 @@ export default function MyCertificatesPage({ loaderData }: Route.ComponentProps)
                         </a>
                       ) : null}
                       <a
-                        href={`/dashboard/certificates/${certificate.code}/badge.jwt`}
+                        href={href("/dashboard/certificates/:code/badge.jwt", { code: certificate.code })}
                         download
                         className={buttonClasses({ variant: "ghost", size: "sm" })}
                       >
@@ -247,7 +247,7 @@ export default function MyCertificatesPage({ loaderData }: Route.ComponentProps)
                   </p>
                 ) : null}
                 <div className="mt-auto pt-4">
-                  <Link to={`/dashboard/formations/${course.slug}`} className={buttonClasses({ size: "sm" })}>
+                  <Link to={href("/dashboard/formations/:slug", { slug: course.slug })} className={buttonClasses({ size: "sm" })}>
                     Continuer la formation<span className="sr-only"> {course.title}</span>
                   </Link>
                 </div>

@@ -1,5 +1,5 @@
 import { CalendarClock, Video } from "lucide-react";
-import { isRouteErrorResponse, Link, redirect } from "react-router";
+import { isRouteErrorResponse, Link, redirect, href } from "react-router";
 import { getCourseBySlug } from "~/.server/catalogue";
 import { dbContext, userContext } from "~/.server/context";
 import { isAppError } from "~/.server/errors";
@@ -67,14 +67,14 @@ export async function action(args: Route.ActionArgs) {
   if (!course) throw new Response("Formation introuvable.", { status: 404 });
   try {
     const { created } = await saveReview(db, user, course.id, values);
-    return redirectWithToast(`/dashboard/formations/${course.slug}#mon-avis`, {
+    return redirectWithToast(`${href("/dashboard/formations/:slug", { slug: course.slug })}#mon-avis`, {
       type: "success",
       title: created ? "Merci pour votre avis" : "Avis modifié",
       description: created ? "Votre avis est publié sur la page de la formation." : "Votre avis a été mis à jour.",
     });
   } catch (error) {
     // Not (or no longer) a learner of the course: to its public page, as the course home does.
-    if (isAppError(error, "forbidden") && error.reason === "not_enrolled") throw redirect(`/formations/${course.slug}`);
+    if (isAppError(error, "forbidden") && error.reason === "not_enrolled") throw redirect(href("/formations/:slug", { slug: course.slug }));
     return formFailure(error, { intent: "review", values });
   }
 }

@@ -1,5 +1,5 @@
 import { BookOpen, CalendarClock, Clock, Receipt, Search, Users } from "lucide-react";
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { z } from "zod";
 import { listCategories } from "~/.server/catalogue";
 import { dbContext, userContext } from "~/.server/context";
@@ -243,7 +243,7 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
                       {course.categoryName}
                     </Badge>
                     <h3 id={titleId} className="mt-3 text-lg font-semibold text-slate-900">
-                      <Link to={`/formations/${course.slug}`} className="hover:text-brand-700 hover:underline">
+                      <Link to={href("/formations/:slug", { slug: course.slug })} className="hover:text-brand-700 hover:underline">
                         {course.title}
                       </Link>
                     </h3>
@@ -262,7 +262,7 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
                           Déjà inscrit
                         </button>
                       ) : (
-                        <Link to={`/formations/${course.slug}/inscription`} className={buttonClasses({ size: "sm" })}>
+                        <Link to={href("/formations/:slug/inscription", { slug: course.slug })} className={buttonClasses({ size: "sm" })}>
                           S'inscrire<span className="sr-only"> à {course.title}</span>
                         </Link>
                       )}
@@ -291,7 +291,7 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
                   <h2 className="mt-3 text-lg font-semibold text-slate-900">{course.title}</h2>
                   <p className="mt-1 text-sm text-slate-600">Terminée le {course.completedOn}</p>
                   <Link
-                    to={`/dashboard/formations/${course.slug}`}
+                    to={href("/dashboard/formations/:slug", { slug: course.slug })}
                     className={buttonClasses({ variant: "outline", className: "mt-auto w-full" })}
                   >
                     Revoir la formation

@@ -1,5 +1,5 @@
 import { Award, BookOpen, CalendarClock, Clock, TrendingUp } from "lucide-react";
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { countMyCertificates } from "~/.server/certificates";
 import { getStudentDashboard } from "~/.server/learning";
@@ -178,7 +178,10 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
                       ) : null}
                     </p>
                   </div>
-                  <Link to={`/dashboard/formations/${course.slug}`} className={buttonClasses({ variant: "outline", size: "sm" })}>
+                  <Link
+                    to={href("/dashboard/formations/:slug", { slug: course.slug })}
+                    className={buttonClasses({ variant: "outline", size: "sm" })}
+                  >
                     Continuer<span className="sr-only"> {course.title}</span>
                   </Link>
                 </li>

@@ -1,4 +1,4 @@
-import { redirect } from "react-router";
+import { redirect, href } from "react-router";
 import { isAppError } from "~/.server/errors";
 import { rethrowAsHttp } from "~/.server/http/errors";
 
@@ -10,8 +10,9 @@ export async function asLearner<T>(slug: string, read: () => Promise<T>): Promis
   try {
     return await read();
   } catch (error) {
-    if (isAppError(error, "forbidden") && error.reason === "pending_payment") throw redirect(`/formations/${slug}/inscription`);
-    if (isAppError(error, "forbidden") && error.reason === "not_enrolled") throw redirect(`/formations/${slug}`);
+    if (isAppError(error, "forbidden") && error.reason === "pending_payment")
+      throw redirect(href("/formations/:slug/inscription", { slug }));
+    if (isAppError(error, "forbidden") && error.reason === "not_enrolled") throw redirect(href("/formations/:slug", { slug }));
     // "paused" (403) and "not found" (404): the error page, with the message.
     rethrowAsHttp(error);
   }

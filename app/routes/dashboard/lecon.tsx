@@ -1,6 +1,6 @@
 import { ArrowLeft, ArrowRight, CircleCheck, CloudUpload } from "lucide-react";
 import { useEffect, useRef, useState, type RefObject } from "react";
-import { Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
+import { Form, isRouteErrorResponse, Link, useNavigation, href } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
 import { openLesson, setLessonDone } from "~/.server/learning";
@@ -11,11 +11,11 @@ import { CourseOutline } from "~/components/learning/course-outline";
 import { ProgressBar } from "~/components/learning/progress-bar";
 import { LessonBody } from "~/components/learning/lesson-body";
 import { OfflineDownload } from "~/components/offline/offline-download";
-import { usePendingProgress } from "~/components/offline/offline-sync";
+import { usePendingEntries } from "~/components/offline/offline-sync";
 import { LearnerQuizList } from "~/components/quizzes/learner-quiz-list";
 import { Alert } from "~/components/ui/alert";
 import { buttonClasses } from "~/components/ui/button";
-import { queueProgress } from "~/lib/offline/outbox";
+import { isQuizAttempt, queueProgress } from "~/lib/offline/outbox";
 import { choiceOfParam, chooseVideo } from "~/lib/video-quality";
 import { asLearner } from "./learner-access.server";
 import type { Route } from "./+types/lecon";
@@ -149,8 +149,8 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
   const learner = progress !== null;
   const here = { userId, slug: course.slug, lessonId: lesson.id, title: lesson.title };
   usePositionSaving(video, `${base}/${lesson.id}/position`, learner && Boolean(lesson.video), here);
-  const pending = usePendingProgress(userId);
-  const doneOffline = pending.some((entry) => entry.lessonId === lesson.id && entry.doneAt);
+  const pending = usePendingEntries(userId);
+  const doneOffline = pending.some((entry) => !isQuizAttempt(entry) && entry.lessonId === lesson.id && entry.doneAt);
   const [offlineMessage, setOfflineMessage] = useState<string | null>(null);
   const doneCount = lessons.filter((item) => item.done || (item.id === lesson.id && doneOffline)).length;
 
@@ -169,7 +169,7 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto grid max-w-6xl gap-6 lg:grid-cols-[1fr_20rem]">
       <article aria-labelledby="lesson-title" className="min-w-0 space-y-5">
         <p className="text-sm">
-          <Link to={`/dashboard/formations/${course.slug}`} className="font-medium text-brand-700 hover:underline">
+          <Link to={href("/dashboard/formations/:slug", { slug: course.slug })} className="font-medium text-brand-700 hover:underline">
             {course.title}
           </Link>
         </p>

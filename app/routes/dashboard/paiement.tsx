@@ -1,5 +1,5 @@
 import { Download } from "lucide-react";
-import { Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
+import { Form, isRouteErrorResponse, Link, useNavigation, href } from "react-router";
 import { getInstitute } from "~/.server/catalogue";
 import { dbContext, userContext } from "~/.server/context";
 import { orHttpError } from "~/.server/http/errors";
@@ -146,7 +146,10 @@ export default function PaymentPage({ loaderData }: Route.ComponentProps) {
                 {checking ? "Vérification..." : "Vérifier à nouveau"}
               </button>
             </Form>
-            <Link to={`/formations/${payment.courseSlug}/inscription`} className={buttonClasses({ variant: "outline", size: "sm" })}>
+            <Link
+              to={href("/formations/:slug/inscription", { slug: payment.courseSlug })}
+              className={buttonClasses({ variant: "outline", size: "sm" })}
+            >
               Payer autrement
             </Link>
           </div>
@@ -171,7 +174,10 @@ export default function PaymentPage({ loaderData }: Route.ComponentProps) {
             Ce paiement n'a pas abouti
           </h2>
           {payment.failureReason ? <p className="mt-1 text-sm">{payment.failureReason}</p> : null}
-          <Link to={`/formations/${payment.courseSlug}/inscription`} className={buttonClasses({ size: "sm", className: "mt-3" })}>
+          <Link
+            to={href("/formations/:slug/inscription", { slug: payment.courseSlug })}
+            className={buttonClasses({ size: "sm", className: "mt-3" })}
+          >
             Recommencer le paiement
           </Link>
         </section>
@@ -197,12 +203,15 @@ export default function PaymentPage({ loaderData }: Route.ComponentProps) {
 
       {paid || payment.status === "refunded" ? (
         <div className="flex flex-wrap gap-2">
-          <a href={`/dashboard/paiements/${payment.reference}/recu.pdf`} className={buttonClasses({ variant: "outline" })}>
+          <a
+            href={href("/dashboard/paiements/:reference/recu.pdf", { reference: payment.reference })}
+            className={buttonClasses({ variant: "outline" })}
+          >
             <Download aria-hidden="true" className="size-4" />
             Télécharger le reçu (PDF)
           </a>
           {paid ? (
-            <Link to={`/dashboard/formations/${payment.courseSlug}`} className={buttonClasses()}>
+            <Link to={href("/dashboard/formations/:slug", { slug: payment.courseSlug })} className={buttonClasses()}>
               Commencer la formation
             </Link>
           ) : null}

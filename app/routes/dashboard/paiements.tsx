@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { listLearnerPayments } from "~/.server/payments";
 import { Badge } from "~/components/ui/badge";
@@ -49,7 +49,7 @@ export default function MyPaymentsPage({ loaderData }: Route.ComponentProps) {
           {payments.map((payment) => (
             <li key={payment.reference}>
               <Link
-                to={`/dashboard/paiements/${payment.reference}`}
+                to={href("/dashboard/paiements/:reference", { reference: payment.reference })}
                 className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-brand-600"
               >
                 <span className="min-w-0 flex-1">

@@ -1,28 +1,21 @@
-import { CircleCheck, CircleX, Clock } from "lucide-react";
+import { CircleCheck, CircleX, Clock, CloudUpload } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { data, Form, isRouteErrorResponse, Link, useFetcher, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, isRouteErrorResponse, Link, useFetcher, useNavigation, type ShouldRevalidateFunctionArgs, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { isAppError } from "~/.server/errors";
 import { getLearnerAttempt, saveAnswers, submitAttempt } from "~/.server/quizzes";
 import { redirectWithToast } from "~/.server/toast";
+import { usePendingEntries } from "~/components/offline/offline-sync";
+import { QuestionField } from "~/components/quizzes/question-field";
+import { Alert } from "~/components/ui/alert";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
 import { formatDateTime } from "~/lib/dates";
 import { plural } from "~/lib/format";
-import { formatCountdown, formatPercent, secondsLeft, type PublicQuestion } from "~/lib/quiz";
+import { isQuizAttempt, queueQuizAttempt } from "~/lib/offline/outbox";
+import { ANSWER_PREFIX, answersOf, formatCountdown, formatPercent, secondsLeft } from "~/lib/quiz";
 import { asLearner, idParam } from "./learner-access.server";
 import type { Route } from "./+types/quiz-tentative";
-
-const ANSWER_PREFIX = "answers.";
-
-/** The answers a form sent: `answers.<question id>` fields (the last value of each). */
-function answersOf(form: FormData): Record<string, string> {
-  const answers: Record<string, string> = {};
-  for (const [name, value] of form.entries()) {
-    if (typeof value === "string" && name.startsWith(ANSWER_PREFIX)) answers[name.slice(ANSWER_PREFIX.length)] = value;
-  }
-  return answers;
-}
 
 export async function loader(args: Route.LoaderArgs) {
   const user = args.context.get(userContext);
@@ -31,6 +24,7 @@ export async function loader(args: Route.LoaderArgs) {
     getLearnerAttempt(args.context.get(dbContext), user, slug, idParam(args.params.quizId), idParam(args.params.attemptId)),
   );
   const header = {
+    userId: user.id,
     course: { slug: view.course.slug, title: view.course.title },
     quiz: view.quiz,
     attempt: {
@@ -133,7 +127,10 @@ export default function AttemptPage({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-3xl space-y-6">
       <div>
         <p className="text-sm">
-          <Link to={`/dashboard/formations/${loaderData.course.slug}`} className="font-medium text-brand-700 hover:underline">
+          <Link
+            to={href("/dashboard/formations/:slug", { slug: loaderData.course.slug })}
+            className="font-medium text-brand-700 hover:underline"
+          >
             {loaderData.course.title}
           </Link>
           <span aria-hidden="true"> · </span>
@@ -189,11 +186,13 @@ function Countdown({ seconds, deadlineLabel, onElapsed }: { seconds: number; dea
   );
 }
 
-function OpenAttempt({ questions, answers, deadline, secondsLeft: seconds }: OpenData) {
+function OpenAttempt({ userId, course, quiz, attempt, questions, answers, deadline, secondsLeft: seconds }: OpenData) {
   const fetcher = useFetcher<typeof action>();
   const navigation = useNavigation();
   const form = useRef<HTMLFormElement>(null);
   const [answered, setAnswered] = useState(() => new Set(Object.keys(answers)));
+  const [offlineMessage, setOfflineMessage] = useState<string | null>(null);
+  const kept = usePendingEntries(userId).some((entry) => isQuizAttempt(entry) && entry.openAttemptId === attempt.id);
   const timers = useRef(new Map<string, number>());
   const sending = navigation.state !== "idle" && navigation.formMethod === "POST";
 
@@ -204,7 +203,35 @@ function OpenAttempt({ questions, answers, deadline, secondsLeft: seconds }: Ope
       else next.delete(questionId);
       return next;
     });
+    // Without a network the answer stays in the form, sent with "Terminer et envoyer".
+    if (!navigator.onLine) return;
     void fetcher.submit({ intent: "save", js: "1", [`${ANSWER_PREFIX}${questionId}`]: value }, { method: "post" });
+  };
+
+  /**
+   * "Terminer et envoyer" without a network (issue 13): an untimed attempt's answers wait on the
+   * phone and finish it when the network returns; a timed one needs the network.
+   */
+  const submitOffline = (event: React.FormEvent<HTMLFormElement>) => {
+    if (navigator.onLine) return;
+    event.preventDefault();
+    if (deadline) {
+      setOfflineMessage(
+        "Vous êtes hors ligne : ce quiz chronométré demande une connexion. Les réponses enregistrées avant la fin du temps comptent.",
+      );
+      return;
+    }
+    queueQuizAttempt({
+      userId,
+      slug: course.slug,
+      quizId: quiz.id,
+      title: quiz.title,
+      attemptId: crypto.randomUUID(),
+      answers: answersOf(new FormData(event.currentTarget)),
+      answeredAt: new Date().toISOString(),
+      openAttemptId: attempt.id,
+    });
+    setOfflineMessage(null);
   };
   const saveLater = (questionId: string, value: string) => {
     window.clearTimeout(timers.current.get(questionId));
@@ -231,7 +258,7 @@ function OpenAttempt({ questions, answers, deadline, secondsLeft: seconds }: Ope
   return (
     <>
       {deadline && seconds !== null ? <Countdown seconds={seconds} deadlineLabel={deadline.label} onElapsed={submitNow} /> : null}
-      <Form method="post" ref={form} className="space-y-5" replace>
+      <Form method="post" ref={form} className="space-y-5" replace onSubmit={submitOffline}>
         <ol className="space-y-5">
           {questions.map((question, index) => (
             <li key={question.id}>
@@ -250,12 +277,19 @@ function OpenAttempt({ questions, answers, deadline, secondsLeft: seconds }: Ope
           ))}
         </ol>
         <div className="sticky bottom-0 -mx-4 space-y-3 border-t border-slate-200 bg-white/95 px-4 py-4 sm:static sm:mx-0 sm:rounded-lg sm:border sm:px-5">
+          <Alert tone="warning">{offlineMessage}</Alert>
+          {kept ? (
+            <p role="status" className="flex items-start gap-2 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-950">
+              <CloudUpload aria-hidden="true" className="size-5 shrink-0" />
+              Vos réponses sont gardées sur cet appareil : elles seront envoyées et corrigées dès le retour du réseau.
+            </p>
+          ) : null}
           <p className="text-sm text-slate-700" aria-live="polite">
             {plural(answered.size, "réponse donnée", "réponses données")} sur {questions.length}
             {status ? ` · ${status}` : ""}
           </p>
           <div className="flex flex-col gap-2 sm:flex-row">
-            <button type="submit" name="intent" value="submit" className={buttonClasses({ size: "lg" })} disabled={sending}>
+            <button type="submit" name="intent" value="submit" className={buttonClasses({ size: "lg" })} disabled={sending || kept}>
               {sending ? "Envoi..." : "Terminer et envoyer"}
             </button>
             <button
@@ -272,86 +306,6 @@ function OpenAttempt({ questions, answers, deadline, secondsLeft: seconds }: Ope
         </div>
       </Form>
     </>
-  );
-}
-
-function QuestionField({
-  question,
-  index,
-  value,
-  onChoice,
-  onText,
-  onTextDone,
-}: {
-  question: PublicQuestion;
-  index: number;
-  value: string;
-  onChoice: (value: string) => void;
-  onText: (value: string) => void;
-  onTextDone: (value: string) => void;
-}) {
-  const name = `${ANSWER_PREFIX}${question.id}`;
-  const legendId = `question-${question.id}`;
-  const heading = (
-    <span className="flex flex-wrap items-baseline justify-between gap-2">
-      <span className="font-semibold text-slate-900">
-        {index + 1}. {question.question}
-      </span>
-      <span className="text-xs font-normal text-slate-600">{plural(question.points, "point", "points")}</span>
-    </span>
-  );
-  if (question.type === "short_answer") {
-    return (
-      <div className="rounded-lg border border-slate-200 bg-white p-4">
-        <label htmlFor={legendId} className="block">
-          {heading}
-        </label>
-        <input
-          id={legendId}
-          name={name}
-          type="text"
-          maxLength={500}
-          autoComplete="off"
-          defaultValue={value}
-          onChange={(event) => onText(event.currentTarget.value)}
-          onBlur={(event) => onTextDone(event.currentTarget.value)}
-          className="mt-3 block min-h-11 w-full rounded-md border border-slate-400 px-3 py-2 text-base"
-        />
-      </div>
-    );
-  }
-  const choices =
-    question.type === "true_false"
-      ? [
-          { value: "true", label: "Vrai" },
-          { value: "false", label: "Faux" },
-        ]
-      : question.options.map((option, optionIndex) => ({ value: String(optionIndex), label: option }));
-  return (
-    <fieldset className="rounded-lg border border-slate-200 bg-white p-4">
-      <legend className="sr-only">
-        Question {index + 1} : {question.question}
-      </legend>
-      <div aria-hidden="true">{heading}</div>
-      <div className="mt-3 grid gap-2">
-        {choices.map((choice) => (
-          <label
-            key={choice.value}
-            className="flex min-h-11 cursor-pointer items-center gap-3 rounded-md border border-slate-300 px-3 py-2 has-checked:border-brand-700 has-checked:bg-brand-50"
-          >
-            <input
-              type="radio"
-              name={name}
-              value={choice.value}
-              defaultChecked={value === choice.value}
-              onChange={() => onChoice(choice.value)}
-              className="size-5 accent-brand-700"
-            />
-            <span className="text-slate-900">{choice.label}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
   );
 }
 
@@ -396,7 +350,7 @@ function GradedAttempt({
               </button>
             </Form>
           ) : null}
-          <Link to={`/dashboard/formations/${course.slug}`} className={buttonClasses({ variant: "outline" })}>
+          <Link to={href("/dashboard/formations/:slug", { slug: course.slug })} className={buttonClasses({ variant: "outline" })}>
             Retour à la formation
           </Link>
           {attempt.passed && quiz.required ? (

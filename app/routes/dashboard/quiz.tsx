@@ -1,14 +1,19 @@
-import { ClipboardCheck, Clock, RotateCcw, Target } from "lucide-react";
-import { Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
+import { ClipboardCheck, Clock, CloudUpload, RotateCcw, Target } from "lucide-react";
+import { useState } from "react";
+import { Form, isRouteErrorResponse, Link, useNavigation, useRevalidator, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { isAppError } from "~/.server/errors";
 import { getLearnerQuiz, startAttempt } from "~/.server/quizzes";
 import { redirectWithToast } from "~/.server/toast";
+import { useOnline, usePendingEntries } from "~/components/offline/offline-sync";
+import { QuestionField } from "~/components/quizzes/question-field";
+import { Alert } from "~/components/ui/alert";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
 import { formatDateTime } from "~/lib/dates";
 import { plural } from "~/lib/format";
-import { formatPercent } from "~/lib/quiz";
+import { isQuizAttempt, queueQuizAttempt, sendPending } from "~/lib/offline/outbox";
+import { answersOf, formatPercent, type PublicQuestion } from "~/lib/quiz";
 import { asLearner, idParam } from "./learner-access.server";
 import type { Route } from "./+types/quiz";
 
@@ -17,8 +22,10 @@ export async function loader(args: Route.LoaderArgs) {
   const { slug } = args.params;
   const view = await asLearner(slug, () => getLearnerQuiz(args.context.get(dbContext), user, slug, idParam(args.params.quizId)));
   return {
+    userId: user.id,
     course: { slug: view.course.slug, title: view.course.title },
     quiz: view.quiz,
+    offlineQuestions: view.offlineQuestions,
     attempts: view.attempts.map((attempt) => ({
       id: attempt.id,
       attemptNumber: attempt.attemptNumber,
@@ -62,17 +69,54 @@ export async function action(args: Route.ActionArgs) {
 
 export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? `${loaderData.quiz.title} · Quiz` : "Quiz" }];
 
-/** A quiz's page for its learner: what it asks, the attempts used, and "Commencer" or "Reprendre". */
+/**
+ * A quiz's page for its learner: what it asks, the attempts used, and "Commencer" or "Reprendre".
+ * Without a network (issue 13; the page downloaded with its lesson, or open when the network went),
+ * an untimed quiz is answered here and its attempt waits on the phone until the network returns;
+ * a timed one says it needs the network.
+ */
 export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
-  const { course, quiz, attempts, inProgress, attemptsLeft, bestScore, passed } = loaderData;
+  const { userId, course, quiz, offlineQuestions, attempts, inProgress, attemptsLeft, bestScore, passed } = loaderData;
   const navigation = useNavigation();
+  const revalidator = useRevalidator();
   const starting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const base = `/dashboard/formations/${course.slug}/quiz/${quiz.id}`;
+  const online = useOnline();
+  const waiting = usePendingEntries(userId)
+    .filter(isQuizAttempt)
+    .filter((entry) => entry.quizId === quiz.id);
+  // A new attempt answered offline will use one of those left; answers finishing an open one will not.
+  const newWaiting = waiting.filter((entry) => entry.openAttemptId === undefined).length;
+  const [answering, setAnswering] = useState(false);
+
+  /** "Commencer" without a network: an untimed quiz is answered on the page; a timed one waits for the network. */
+  function startOffline(event: React.FormEvent<HTMLFormElement>) {
+    if (navigator.onLine) return;
+    event.preventDefault();
+    if (offlineQuestions) setAnswering(true);
+  }
+
+  function keepOffline(answers: Record<string, string>) {
+    queueQuizAttempt({
+      userId,
+      slug: course.slug,
+      quizId: quiz.id,
+      title: quiz.title,
+      attemptId: crypto.randomUUID(),
+      answers,
+      answeredAt: new Date().toISOString(),
+    });
+    setAnswering(false);
+    // The network came back while the learner answered: sent now rather than at the next page.
+    if (navigator.onLine) void sendPending(userId).then(() => revalidator.revalidate());
+  }
+
+  if (answering && offlineQuestions) return <OfflineAttempt title={quiz.title} questions={offlineQuestions} onDone={keepOffline} />;
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <div>
         <p className="text-sm">
-          <Link to={`/dashboard/formations/${course.slug}`} className="font-medium text-brand-700 hover:underline">
+          <Link to={href("/dashboard/formations/:slug", { slug: course.slug })} className="font-medium text-brand-700 hover:underline">
             {course.title}
           </Link>
         </p>
@@ -113,14 +157,31 @@ export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
             réponses enregistrées.
           </p>
         ) : null}
+        {!online && quiz.timeLimitMinutes !== null ? (
+          <Alert tone="warning" className="mt-4">
+            Vous êtes hors ligne : ce quiz est chronométré et demande une connexion. Reconnectez-vous pour le commencer.
+          </Alert>
+        ) : null}
+        {waiting.length > 0 ? (
+          <p role="status" className="mt-4 flex items-start gap-2 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-950">
+            <CloudUpload aria-hidden="true" className="size-5 shrink-0" />
+            {waiting.length > 1
+              ? `${waiting.length} tentatives sont gardées sur cet appareil : elles seront envoyées et corrigées dès le retour du réseau.`
+              : "Vos réponses sont gardées sur cet appareil : elles seront envoyées et corrigées dès le retour du réseau."}
+          </p>
+        ) : null}
         <div className="mt-4">
           {inProgress ? (
             <Link to={`${base}/tentatives/${inProgress}`} className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })}>
               Reprendre la tentative en cours
             </Link>
-          ) : attemptsLeft > 0 ? (
-            <Form method="post">
-              <button type="submit" className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })} disabled={starting}>
+          ) : attemptsLeft - newWaiting > 0 ? (
+            <Form method="post" onSubmit={startOffline}>
+              <button
+                type="submit"
+                className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })}
+                disabled={starting || (!online && quiz.timeLimitMinutes !== null)}
+              >
                 {starting ? "Ouverture..." : attempts.length ? "Nouvelle tentative" : "Commencer le quiz"}
               </button>
             </Form>
@@ -163,6 +224,45 @@ export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
           </ul>
         </section>
       ) : null}
+    </div>
+  );
+}
+
+/** An untimed quiz answered without a network: the answers stay on the phone when it is sent. */
+function OfflineAttempt({
+  title,
+  questions,
+  onDone,
+}: {
+  title: string;
+  questions: PublicQuestion[];
+  onDone: (answers: Record<string, string>) => void;
+}) {
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">{title}</h1>
+      <p role="status" className="flex items-start gap-2 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-950">
+        <CloudUpload aria-hidden="true" className="size-5 shrink-0" />
+        Vous êtes hors ligne : vos réponses seront gardées sur cet appareil, puis envoyées et corrigées dès le retour du réseau.
+      </p>
+      <form
+        className="space-y-5"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onDone(answersOf(new FormData(event.currentTarget)));
+        }}
+      >
+        <ol className="space-y-5">
+          {questions.map((question, index) => (
+            <li key={question.id}>
+              <QuestionField question={question} index={index} value="" />
+            </li>
+          ))}
+        </ol>
+        <button type="submit" className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })}>
+          Terminer et envoyer
+        </button>
+      </form>
     </div>
   );
 }

@@ -1,11 +1,12 @@
 import { CloudDownload, CloudUpload, Trash2 } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { userContext } from "~/.server/context";
-import { usePendingProgress } from "~/components/offline/offline-sync";
+import { usePendingEntries } from "~/components/offline/offline-sync";
 import { Alert } from "~/components/ui/alert";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { formatDateTime } from "~/lib/dates";
+import { plural } from "~/lib/format";
 import {
   askPersistentStorage,
   deleteDownload,
@@ -14,6 +15,7 @@ import {
   storageEstimate,
   type DownloadRecord,
 } from "~/lib/offline/store";
+import { isQuizAttempt, type PendingEntry } from "~/lib/offline/outbox";
 import { formatFileSize } from "~/lib/uploads";
 import type { Route } from "./+types/telechargements";
 
@@ -27,16 +29,29 @@ const qualityNames = { low: "vidéo économie", high: "vidéo haute qualité", o
 
 type Listing = { records: DownloadRecord[]; space: { usage: number; quota: number } | null; persisted: boolean };
 
+/** One thing waiting to be sent, in words. */
+function pendingLine(entry: PendingEntry): string {
+  if (isQuizAttempt(entry)) {
+    const count = Object.values(entry.answers).filter((answer) => answer.trim() !== "").length;
+    return `Quiz « ${entry.title} » : ${plural(count, "réponse donnée", "réponses données")} le ${formatDateTime(new Date(entry.answeredAt))}, corrigé à l'envoi`;
+  }
+  const parts = [
+    entry.doneAt ? "marquée comme terminée" : null,
+    entry.seconds !== undefined ? `vidéo regardée jusqu'à ${Math.floor(entry.seconds / 60)} min ${entry.seconds % 60} s` : null,
+  ];
+  return `${entry.title} : ${parts.filter(Boolean).join(", ")}`;
+}
+
 /**
  * "Téléchargements" (issue 13): the lessons stored on this device for offline use, course by
- * course, with their sizes; the space used and left; deleting; and the progress given offline
- * that waits to be sent. What is stored lives in the browser, so the list is read there.
+ * course, with their sizes; the space used and left; deleting; and the progress and quiz answers
+ * given offline that wait to be sent. What is stored lives in the browser, so the list is read there.
  */
 export default function DownloadsPage({ loaderData }: Route.ComponentProps) {
   const { userId } = loaderData;
   const [listing, setListing] = useState<Listing | null>(null);
   const [supported, setSupported] = useState(true);
-  const pending = usePendingProgress(userId);
+  const pending = usePendingEntries(userId);
 
   const refresh = useCallback(async () => {
     const [records, space, persisted] = await Promise.all([
@@ -52,8 +67,8 @@ export default function DownloadsPage({ loaderData }: Route.ComponentProps) {
     void refresh();
   }, [refresh]);
 
-  async function remove(lessonId: number) {
-    await deleteDownload(userId, lessonId);
+  async function remove(record: DownloadRecord) {
+    await deleteDownload(userId, record);
     await refresh();
   }
 
@@ -88,20 +103,10 @@ export default function DownloadsPage({ loaderData }: Route.ComponentProps) {
             <CloudUpload aria-hidden="true" className="size-5" />
             En attente d'envoi
           </h2>
-          <p className="text-sm">Donné sans connexion, envoyé dès le retour du réseau :</p>
+          <p className="text-sm">Fait sans connexion, envoyé dès le retour du réseau :</p>
           <ul className="list-disc space-y-1 pl-5 text-sm">
             {pending.map((entry) => (
-              <li key={entry.lessonId}>
-                {entry.title} :{" "}
-                {[
-                  entry.doneAt ? "marquée comme terminée" : null,
-                  entry.seconds !== undefined
-                    ? `vidéo regardée jusqu'à ${Math.floor(entry.seconds / 60)} min ${entry.seconds % 60} s`
-                    : null,
-                ]
-                  .filter(Boolean)
-                  .join(", ")}
-              </li>
+              <li key={isQuizAttempt(entry) ? entry.attemptId : entry.lessonId}>{pendingLine(entry)}</li>
             ))}
           </ul>
         </section>
@@ -149,26 +154,30 @@ export default function DownloadsPage({ loaderData }: Route.ComponentProps) {
       {[...courses.entries()].map(([slug, group]) => (
         <section key={slug} aria-labelledby={`cours-${slug}`} className="space-y-2">
           <h2 id={`cours-${slug}`} className="text-lg font-semibold text-slate-900">
-            <Link to={`/dashboard/formations/${slug}`} className="hover:underline">
+            <Link to={href("/dashboard/formations/:slug", { slug })} className="hover:underline">
               {group.title}
             </Link>
           </h2>
           <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
             {group.records.map((record) => (
-              <li key={record.lessonId} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3">
+              <li key={record.lessonId ?? "quiz"} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-3">
                 <div className="min-w-0 flex-1">
-                  {/* A whole-page load: the service worker answers it from the phone when offline. */}
-                  <a href={record.path} className="font-medium break-words text-brand-700 hover:underline">
-                    {record.title}
-                  </a>
+                  {/* Whole-page loads: the service worker answers them from the phone when offline. */}
+                  {(record.quizzes ?? [record]).map((item) => (
+                    <a key={item.path} href={item.path} className="mr-3 font-medium break-words text-brand-700 hover:underline">
+                      {item.title}
+                    </a>
+                  ))}
                   <p className="text-sm text-slate-600">
+                    {record.quizzes ? "Quiz de fin de formation · " : ""}
                     {formatFileSize(record.bytes)}
-                    {record.quality ? ` · ${qualityNames[record.quality]}` : ""} · enregistrée le {formatDateTime(new Date(record.savedAt))}
+                    {record.quality ? ` · ${qualityNames[record.quality]}` : ""} · {record.quizzes ? "enregistrés" : "enregistrée"} le{" "}
+                    {formatDateTime(new Date(record.savedAt))}
                   </p>
                 </div>
-                <Button variant="ghost" size="sm" onClick={() => void remove(record.lessonId)}>
+                <Button variant="ghost" size="sm" onClick={() => void remove(record)}>
                   <Trash2 aria-hidden="true" className="size-4" />
-                  Supprimer<span className="sr-only"> {record.title}</span>
+                  Supprimer<span className="sr-only"> {record.quizzes ? "les quiz de fin de formation" : record.title}</span>
                 </Button>
               </li>
             ))}

@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { data, Link, href } from "react-router";
 import { verifyForVisitor } from "~/.server/certificates";
 import { clientIpContext, dbContext } from "~/.server/context";
 import { formatRetryAfter } from "~/.server/rate-limit";
@@ -91,7 +91,10 @@ export default function CertificatePage({ loaderData, params }: Route.ComponentP
               {certificate.replacementCode ? (
                 <p className="mt-1">
                   Il a été remplacé par le certificat{" "}
-                  <Link to={`/certificats/${certificate.replacementCode}`} className="font-semibold underline underline-offset-2">
+                  <Link
+                    to={href("/certificats/:code", { code: certificate.replacementCode })}
+                    className="font-semibold underline underline-offset-2"
+                  >
                     {certificate.replacementCode}
                   </Link>
                   .

@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { data, redirect, href } from "react-router";
 import { issuerUrls } from "~/.server/certificates";
 import { envContext } from "~/.server/context";
 import { VerifyForm } from "~/components/certificates/verify-form";
@@ -22,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const links = { profile: urls.profile, keys: urls.keys, statusList: urls.statusList };
   if (typed === null) return { typed: "", error: null, links };
   const code = normalizeCertificateCode(typed);
-  if (code) throw redirect(`/certificats/${code}`);
+  if (code) throw redirect(href("/certificats/:code", { code }));
   return data(
     {
       typed: typed.slice(0, 40),

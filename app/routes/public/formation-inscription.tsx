@@ -1,4 +1,4 @@
-import { data, Form, isRouteErrorResponse, Link, redirect, useNavigation } from "react-router";
+import { data, Form, isRouteErrorResponse, Link, redirect, useNavigation, href } from "react-router";
 import { z } from "zod";
 import { getOptionalUser } from "~/.server/auth/guards";
 import { getCourseBySlug } from "~/.server/catalogue";
@@ -40,7 +40,7 @@ export async function loader(args: Route.LoaderArgs) {
   if (!user) throw signUpFirst(course.slug);
   const enrolment = await getEnrolment(db, user.id, course.id);
   if (enrolment && enrolment.status !== "pending_payment" && enrolment.status !== "cancelled")
-    throw redirect(`/dashboard/formations/${course.slug}`);
+    throw redirect(href("/dashboard/formations/:slug", { slug: course.slug }));
   return {
     course: {
       slug: course.slug,
@@ -74,7 +74,7 @@ export async function action(args: Route.ActionArgs) {
           { status: 303 },
         );
       case "already":
-        return redirect(`/dashboard/formations/${course.slug}`, { status: 303 });
+        return redirect(href("/dashboard/formations/:slug", { slug: course.slug }), { status: 303 });
       case "redirect":
         return redirect(outcome.url, { status: 303 });
       case "cash":

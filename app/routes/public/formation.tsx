@@ -1,4 +1,4 @@
-import { Link, isRouteErrorResponse } from "react-router";
+import { Link, isRouteErrorResponse, href } from "react-router";
 import { getOptionalUser } from "~/.server/auth";
 import { getCourseForViewer, listLessonOutline } from "~/.server/catalogue";
 import { dbContext } from "~/.server/context";
@@ -133,7 +133,10 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
         <div role="status" className="bg-accent-500 px-4 py-3 text-center text-sm text-slate-900">
           <strong>Aperçu :</strong> ce cours est {course.status === "draft" ? "un brouillon" : "archivé"} ; il n'apparaît pas dans le
           catalogue et seuls son enseignant et les administrateurs voient cette page.{" "}
-          <Link to={`/dashboard/course-creator/${course.id}`} className="font-semibold underline underline-offset-2">
+          <Link
+            to={href("/dashboard/course-creator/:id", { id: String(course.id) })}
+            className="font-semibold underline underline-offset-2"
+          >
             Modifier le cours
           </Link>
         </div>

@@ -1,5 +1,5 @@
 import { Award, BarChart3, CheckCircle2, Users, Video } from "lucide-react";
-import { Form, Link } from "react-router";
+import { Form, Link, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { listSessionCourses } from "~/.server/live-sessions";
 import { getTeacherAnalytics, parseAnalyticsFilters } from "~/.server/reports";
@@ -229,7 +229,10 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
                 {sessions.map((row) => (
                   <li key={row.id} className="flex flex-wrap justify-between gap-x-3">
                     <span>
-                      <Link to={`/teacher/sessions/${row.id}`} className="font-medium text-slate-900 hover:underline">
+                      <Link
+                        to={href("/teacher/sessions/:id", { id: String(row.id) })}
+                        className="font-medium text-slate-900 hover:underline"
+                      >
                         {row.title}
                       </Link>{" "}
                       <span className="text-slate-600">

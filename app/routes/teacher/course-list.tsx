@@ -1,5 +1,5 @@
 import { BookOpen, CircleDollarSign, Download, FilePen, Plus, Send, Users } from "lucide-react";
-import { Form, isRouteErrorResponse, Link, useNavigation } from "react-router";
+import { Form, isRouteErrorResponse, Link, useNavigation, href } from "react-router";
 import { z } from "zod";
 import { listCategories } from "~/.server/catalogue";
 import { dbContext, userContext } from "~/.server/context";
@@ -207,7 +207,7 @@ function CourseCard({ course, admin }: { course: CourseView; admin: boolean }) {
         <p className="mt-3 text-xs text-slate-600">Mis à jour le {course.updatedLabel}</p>
         <div className="mt-auto flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
           <Link
-            to={`/dashboard/course-creator/${course.id}?retour=${admin ? "/admin/my-courses" : "/teacher/courses"}`}
+            to={`${href("/dashboard/course-creator/:id", { id: String(course.id) })}?retour=${admin ? "/admin/my-courses" : "/teacher/courses"}`}
             className={buttonClasses({ variant: "outline", size: "sm" })}
             aria-label={`Modifier « ${course.title} »`}
           >
@@ -215,12 +215,21 @@ function CourseCard({ course, admin }: { course: CourseView; admin: boolean }) {
             Modifier
           </Link>
           <Link
-            to={`/formations/${course.slug}`}
+            to={href("/formations/:slug", { slug: course.slug })}
             className={buttonClasses({ variant: "ghost", size: "sm" })}
             aria-label={`Aperçu de « ${course.title} »`}
           >
             Aperçu
           </Link>
+          {admin && (
+            <Link
+              to={`/admin/inscriptions?cours=${course.id}`}
+              className={buttonClasses({ variant: "ghost", size: "sm" })}
+              aria-label={`Gérer les inscriptions de « ${course.title} »`}
+            >
+              Inscriptions
+            </Link>
+          )}
           <div className="ml-auto">
             <StatusForm course={course} admin={admin} />
           </div>

@@ -1,5 +1,5 @@
 import { Award, BookOpen, CalendarPlus, Clock, MessageSquare, Plus, Users } from "lucide-react";
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { listManagedSessions } from "~/.server/live-sessions";
 import { getTeacherDashboard, listTeacherActivity, type TeacherActivity } from "~/.server/reports";
@@ -166,7 +166,7 @@ export default function TeacherDashboard({ loaderData }: Route.ComponentProps) {
                   <li key={session.id} className="flex flex-col gap-2 py-3 first:pt-0 last:pb-0 sm:flex-row sm:items-center">
                     <div className="min-w-0 flex-1">
                       <p className="font-medium text-slate-900">
-                        <Link to={`/teacher/sessions/${session.id}`} className="hover:underline">
+                        <Link to={href("/teacher/sessions/:id", { id: String(session.id) })} className="hover:underline">
                           {session.title}
                         </Link>
                       </p>

@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Form, Link, href } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
 import { orHttpError } from "~/.server/http/errors";
@@ -205,7 +205,10 @@ export default function ReviewsPage({ loaderData }: Route.ComponentProps) {
                     {review.hidden ? <Badge tone="amber">Masqué</Badge> : null}
                   </div>
                   <p className="mt-1 text-sm text-slate-600">
-                    <Link to={`/formations/${review.courseSlug}`} className="text-brand-700 underline underline-offset-2">
+                    <Link
+                      to={href("/formations/:slug", { slug: review.courseSlug })}
+                      className="text-brand-700 underline underline-offset-2"
+                    >
                       {review.courseTitle}
                     </Link>
                     {" · "}

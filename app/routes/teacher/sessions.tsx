@@ -1,5 +1,5 @@
 import { CalendarPlus, Users } from "lucide-react";
-import { Link } from "react-router";
+import { Link, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { listManagedSessions } from "~/.server/live-sessions";
 import { JoinButton } from "~/components/live-sessions/join-button";
@@ -62,7 +62,7 @@ export default function SessionsPage({ loaderData }: Route.ComponentProps) {
                 <li key={session.id} className="flex flex-col gap-3 py-4 first:pt-0 last:pb-0 sm:flex-row sm:items-center">
                   <div className="min-w-0 flex-1">
                     <p className="font-semibold text-slate-900">
-                      <Link to={`/teacher/sessions/${session.id}`} className="hover:underline">
+                      <Link to={href("/teacher/sessions/:id", { id: String(session.id) })} className="hover:underline">
                         {session.title}
                       </Link>
                     </p>
@@ -74,7 +74,10 @@ export default function SessionsPage({ loaderData }: Route.ComponentProps) {
                   </div>
                   <div className="flex flex-wrap gap-2">
                     <JoinButton sessionId={session.id} title={session.title} open={session.joinOpen} label="Démarrer" />
-                    <Link to={`/teacher/sessions/${session.id}`} className={buttonClasses({ variant: "outline", size: "sm" })}>
+                    <Link
+                      to={href("/teacher/sessions/:id", { id: String(session.id) })}
+                      className={buttonClasses({ variant: "outline", size: "sm" })}
+                    >
                       Gérer<span className="sr-only"> « {session.title} »</span>
                     </Link>
                   </div>
@@ -98,7 +101,7 @@ export default function SessionsPage({ loaderData }: Route.ComponentProps) {
                 <li key={session.id} className="flex flex-col gap-2 py-3 first:pt-0 last:pb-0 sm:flex-row sm:items-center">
                   <div className="min-w-0 flex-1">
                     <p className="font-medium text-slate-900">
-                      <Link to={`/teacher/sessions/${session.id}`} className="hover:underline">
+                      <Link to={href("/teacher/sessions/:id", { id: String(session.id) })} className="hover:underline">
                         {session.title}
                       </Link>{" "}
                       {session.status === "cancelled" ? <Badge tone="red">Annulée</Badge> : null}

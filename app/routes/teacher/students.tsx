@@ -1,18 +1,16 @@
 import { Download } from "lucide-react";
-import { Form, Link } from "react-router";
+import { Link, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { listSessionCourses } from "~/.server/live-sessions";
 import { listTeacherStudents, parseStudentFilters } from "~/.server/reports";
 import { enrolmentStatusLabels } from "~/lib/learning";
 import { enrolmentStatusFilters, studentPaymentLabels } from "~/lib/teaching";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
-import { Button, buttonClasses } from "~/components/ui/button";
+import { buttonClasses } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
-import { Input } from "~/components/ui/input";
-import { Select } from "~/components/ui/select";
+import { FilterBar } from "~/components/ui/filter-bar";
 import { formatRelative } from "~/lib/dates";
 import { plural } from "~/lib/format";
-import { LIMITS } from "~/lib/limits";
 import type { Route } from "./+types/students";
 
 /**
@@ -75,46 +73,30 @@ export default function StudentsPage({ loaderData }: Route.ComponentProps) {
         </a>
       </div>
 
-      <Form
-        method="get"
-        className="grid gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end"
-      >
-        <div className="space-y-1">
-          <label htmlFor="q" className="text-sm font-medium text-slate-900">
-            Rechercher
-          </label>
-          <Input id="q" name="q" type="search" defaultValue={filters.q} maxLength={LIMITS.search} placeholder="Nom ou e-mail" />
-        </div>
-        <div className="space-y-1">
-          <label htmlFor="cours" className="text-sm font-medium text-slate-900">
-            Cours
-          </label>
-          <Select
-            id="cours"
-            name="cours"
-            defaultValue={filters.course ? String(filters.course) : ""}
-            placeholder="Tous les cours"
-            options={courses}
-          />
-        </div>
-        <div className="space-y-1">
-          <label htmlFor="statut" className="text-sm font-medium text-slate-900">
-            Statut
-          </label>
-          <Select
-            id="statut"
-            name="statut"
-            defaultValue={filters.status}
-            options={enrolmentStatusFilters.map((status) => ({
+      <FilterBar
+        label="Rechercher des étudiants"
+        id="students"
+        search={{ value: filters.q, placeholder: "Nom ou e-mail" }}
+        choices={[
+          {
+            name: "cours",
+            label: "Cours",
+            value: filters.course ? String(filters.course) : "",
+            options: [{ value: "", label: "Tous les cours" }, ...courses],
+          },
+          {
+            name: "statut",
+            label: "Statut",
+            value: filters.status,
+            options: enrolmentStatusFilters.map((status) => ({
               value: status,
               label: status === "all" ? "Tous les statuts" : enrolmentStatusLabels[status],
-            }))}
-          />
-        </div>
-        <Button type="submit" variant="secondary">
-          Filtrer
-        </Button>
-      </Form>
+            })),
+          },
+        ]}
+        clearHref={filters.q || filters.course || filters.status !== "all" ? href("/teacher/students") : null}
+        className="rounded-lg border border-slate-200 bg-white p-4"
+      />
 
       <Card>
         <CardContent className="pt-6">
@@ -125,7 +107,7 @@ export default function StudentsPage({ loaderData }: Route.ComponentProps) {
               {students.map((row) => (
                 <li key={row.key} className="grid gap-2 py-3 first:pt-0 last:pb-0 md:grid-cols-[2fr_2fr_1fr_1fr] md:items-center">
                   <div className="min-w-0">
-                    <Link to={`/teacher/students/${row.userId}`} className="font-semibold text-slate-900 hover:underline">
+                    <Link to={href("/teacher/students/:id", { id: row.userId })} className="font-semibold text-slate-900 hover:underline">
                       {row.name}
                     </Link>
                     <p className="truncate text-sm text-slate-600">{row.email}</p>

@@ -2,6 +2,7 @@
  * Owner: the auth capability (app/.server/auth), through Better Auth's adapter and its own
  * account operations (createAccount, profile, roles, sessions): others call it.
  */
+import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
@@ -15,26 +16,35 @@ const timestamps = {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 };
 
-export const users = pgTable("users", {
-  id: text("id").primaryKey(),
-  /** Display name kept for Better Auth ("Prénom Nom"); firstName and lastName are authoritative. */
-  name: text("name").notNull(),
-  email: text("email").notNull().unique(),
-  emailVerified: boolean("email_verified").notNull().default(false),
-  image: text("image"),
-  firstName: text("first_name").notNull().default(""),
-  lastName: text("last_name").notNull().default(""),
-  phone: text("phone"),
-  /** "admin" | "teacher" | "user" (see app/lib/roles.ts). Never set from user input. */
-  role: text("role").notNull().default("user"),
-  /** A deactivated account cannot sign in and its sessions end. */
-  banned: boolean("banned").notNull().default(false),
-  bannedAt: timestamp("banned_at", { withTimezone: true }),
-  twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
-  /** "Économie de données": videos in low quality and nothing loaded before play. */
-  dataSaver: boolean("data_saver").notNull().default(false),
-  ...timestamps,
-});
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    /** Display name kept for Better Auth ("Prénom Nom"); firstName and lastName are authoritative. */
+    name: text("name").notNull(),
+    email: text("email").notNull().unique(),
+    emailVerified: boolean("email_verified").notNull().default(false),
+    image: text("image"),
+    firstName: text("first_name").notNull().default(""),
+    lastName: text("last_name").notNull().default(""),
+    phone: text("phone"),
+    /** "admin" | "teacher" | "user" (see app/lib/roles.ts). Never set from user input. */
+    role: text("role").notNull().default("user"),
+    /** A deactivated account cannot sign in and its sessions end. */
+    banned: boolean("banned").notNull().default(false),
+    bannedAt: timestamp("banned_at", { withTimezone: true }),
+    twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
+    /** "Économie de données": videos in low quality and nothing loaded before play. */
+    dataSaver: boolean("data_saver").notNull().default(false),
+    ...timestamps,
+  },
+  (table) => [
+    // createAccount looks the address up case-insensitively before every sign-up.
+    index("users_email_lower_idx").on(sql`lower(${table.email})`),
+    // Sign-ups per period and month (admin dashboard, analytics), the users list newest first.
+    index("users_created_idx").on(table.createdAt, table.id),
+  ],
+);
 
 export const sessions = pgTable(
   "sessions",

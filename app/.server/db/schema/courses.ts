@@ -1,12 +1,27 @@
 /**
  * Owner: the courses capability (app/.server/courses): a course and its lessons are written only
- * by course authoring (and the seed); others read them, or call courses.
+ * by course authoring (and the seed); others read them, or call courses. Also here, owned by the
+ * files capability (app/.server/files): `files`, which courses and lessons reference and which
+ * references them (its other tables are in ./files.ts).
  */
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, numeric, pgEnum, pgTable, serial, text, timestamp, type AnyPgColumn } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  type AnyPgColumn,
+} from "drizzle-orm/pg-core";
 import { users } from "./auth";
 import { categories, levels } from "./catalogue";
-import { files } from "./files";
 
 export const courseStatus = pgEnum("course_status", ["draft", "published", "archived"]);
 
@@ -90,4 +105,37 @@ export const lessons = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index("lessons_course_idx").on(table.courseId, table.position)],
+);
+
+export const filePurpose = pgEnum("file_purpose", ["thumbnail", "lesson_video", "lesson_attachment"]);
+
+/**
+ * Owner: the files capability (app/.server/files): uploads are recorded, attached to a course and
+ * released only by it.
+ *
+ * A stored file (app/.server/storage): its bytes live under `storageKey` on disk or in S3. Who may
+ * read it follows from what it belongs to: a thumbnail is public, a lesson's files go to the
+ * course's teacher, admins, enrolled learners, or anyone when the lesson is a free preview.
+ */
+export const files = pgTable(
+  "files",
+  {
+    id: text("id").primaryKey(),
+    purpose: filePurpose("purpose").notNull(),
+    storageKey: text("storage_key").notNull().unique(),
+    originalName: text("original_name").notNull(),
+    contentType: text("content_type").notNull(),
+    size: bigint("size", { mode: "number" }).notNull(),
+    /** Resized images of a thumbnail: width in pixels → storage key. */
+    variants: jsonb("variants").$type<Record<string, string>>().notNull().default({}),
+    courseId: integer("course_id").references((): AnyPgColumn => courses.id, { onDelete: "cascade" }),
+    /**
+     * A lesson attachment's lesson (lesson videos are referenced from lessons.video_file_id). Set
+     * null when the lesson goes: the file is then unreferenced and removed with its bytes.
+     */
+    lessonId: integer("lesson_id").references((): AnyPgColumn => lessons.id, { onDelete: "set null" }),
+    uploadedBy: text("uploaded_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("files_course_idx").on(table.courseId), index("files_lesson_idx").on(table.lessonId)],
 );

@@ -38,6 +38,9 @@ export const enrolments = pgTable(
   (table) => [
     uniqueIndex("enrolments_user_course_idx").on(table.userId, table.courseId),
     index("enrolments_course_idx").on(table.courseId, table.status),
+    // Enrolments opened and completed per period and month (admin dashboard, analytics, reports).
+    index("enrolments_activated_idx").on(table.activatedAt),
+    index("enrolments_completed_idx").on(table.completedAt),
     check("enrolments_progress_range", sql`${table.progress} between 0 and 100`),
   ],
 );
@@ -60,6 +63,9 @@ export const lessonProgress = pgTable(
   (table) => [
     primaryKey({ columns: [table.enrolmentId, table.lessonId] }),
     index("lesson_progress_completed_idx").on(table.enrolmentId, table.completedAt),
+    // Learners active in a period (analytics): lessons touched and completed in it.
+    index("lesson_progress_updated_at_idx").on(table.updatedAt),
+    index("lesson_progress_completed_at_idx").on(table.completedAt),
   ],
 );
 

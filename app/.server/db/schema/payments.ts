@@ -65,6 +65,10 @@ export const payments = pgTable(
     index("payments_status_idx").on(table.status, table.createdAt),
     index("payments_enrolment_idx").on(table.enrolmentId),
     index("payments_user_idx").on(table.userId, table.createdAt),
+    // Revenue and refunds per period and month, and the transactions newest first (admin finance, analytics, reports).
+    index("payments_completed_idx").on(table.completedAt),
+    index("payments_refunded_idx").on(table.refundedAt),
+    index("payments_created_idx").on(table.createdAt, table.id),
   ],
 );
 

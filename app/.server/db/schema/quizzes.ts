@@ -1,5 +1,19 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, numeric, pgEnum, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import type { AttemptQuestion, QuestionResult, QuizQuestion } from "~/lib/quiz";
 import { users } from "./auth";
 import { courses, lessons } from "./courses";
@@ -69,6 +83,11 @@ export const quizAttempts = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     attemptNumber: integer("attempt_number").notNull(),
+    /**
+     * For an attempt answered on a phone without network (issue 13): the id the phone gave it,
+     * unique, so that the queue sending it twice records it once. Null for attempts made online.
+     */
+    clientId: uuid("client_id"),
     status: quizAttemptStatus("status").notNull().default("in_progress"),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
     /** Null: no time limit. Answers saved after it are refused; the attempt is closed at it. */
@@ -88,7 +107,10 @@ export const quizAttempts = pgTable(
   },
   (table) => [
     uniqueIndex("quiz_attempts_number_idx").on(table.quizId, table.userId, table.attemptNumber),
+    uniqueIndex("quiz_attempts_client_idx").on(table.clientId),
     index("quiz_attempts_user_idx").on(table.userId, table.quizId),
     index("quiz_attempts_quiz_idx").on(table.quizId, table.status),
+    // Learners active in a period (analytics): attempts sent in it.
+    index("quiz_attempts_submitted_idx").on(table.submittedAt),
   ],
 );

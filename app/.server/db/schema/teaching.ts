@@ -4,7 +4,7 @@
  */
 import { pgEnum, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { users } from "./auth";
-import { files } from "./files";
+import { files } from "./courses";
 
 export const payoutMethod = pgEnum("payout_method", ["mobile_money", "bank"]);
 

@@ -118,127 +118,128 @@ export async function seedDemoHistory(
   };
   const before = (date: Date) => (date.getTime() > now.getTime() ? new Date(now.getTime() - random.between(60_000, 3_600_000)) : date);
 
-  // Learners one chunk at a time: accounts, then their enrolments and what followed.
+  // Learners one chunk at a time, each chunk in one transaction (one commit, not one per row):
+  // accounts, then their enrolments and what followed.
   for (let start = 0; start < options.learners; start += BATCH) {
     const count = Math.min(BATCH, options.learners - start);
-    const people: Array<{ id: string; signedUp: Date }> = [];
-    for (let index = 0; index < count; index += 1) {
-      const number = already + start + index + 1;
-      // More sign-ups lately: the square root leans the draw towards the end of the year.
-      const signedUp = new Date(now.getTime() - (1 - Math.sqrt(random.next())) * 365 * DAY);
-      const { id } = await createAccount(
-        db,
-        {
-          email: `apprenant-${number}@${DEMO_LEARNER_EMAIL_DOMAIN}`,
-          firstName: random.pick(firstNames),
-          lastName: random.pick(lastNames),
-          role: "user",
-          emailVerified: true,
-        },
-        signedUp,
-      );
-      people.push({ id, signedUp });
-    }
-
-    type Plan = {
-      enrolment: typeof enrolments.$inferInsert;
-      payment: typeof payments.$inferInsert | null;
-      done: Array<{ lessonId: number; at: Date }>;
-      attempt: { quiz: (typeof quizRows)[number]; at: Date; score: number } | null;
-    };
-    const plans: Plan[] = [];
-    for (const person of people) {
-      const courseCount = random.weighted([
-        [1, 55],
-        [2, 30],
-        [3, 15],
-      ] as const);
-      const chosen = new Set<(typeof catalogue)[number]>();
-      while (chosen.size < Math.min(courseCount, catalogue.length)) chosen.add(random.pick(catalogue));
-      for (const course of chosen) {
-        const enrolledAt = before(new Date(person.signedUp.getTime() + random.between(0, 20) * DAY));
-        const method = random.weighted([
-          ["mobile_money", 55],
-          ["card", 15],
-          ["cash", 30],
-        ] as const);
-        const free = course.price <= 0;
-        const abandoned = !free && random.next() < 0.1;
-        const paidAt = free ? enrolledAt : before(new Date(enrolledAt.getTime() + random.between(0.01, method === "cash" ? 3 : 1) * DAY));
-        const refunded = !free && !abandoned && random.next() < 0.04;
-        const refundedAt = refunded ? before(new Date(paidAt.getTime() + random.between(1, 10) * DAY)) : null;
-        const courseLessons = lessonRows.filter((lesson) => lesson.courseId === course.id);
-        // The longer ago, the likelier finished (at most 60 % after four months).
-        const age = (now.getTime() - paidAt.getTime()) / DAY;
-        const open = !abandoned && !refunded;
-        const finished = open && courseLessons.length > 0 && random.next() < Math.min(0.6, (age / 120) * 0.6);
-        const completedAt = finished
-          ? before(new Date(paidAt.getTime() + random.between(10, Math.max(11, Math.min(age, 90))) * DAY))
-          : null;
-        const doneCount = !open ? 0 : finished ? courseLessons.length : Math.floor(random.next() * courseLessons.length);
-        const span = (completedAt ?? now).getTime() - paidAt.getTime();
-        const done = courseLessons
-          .slice(0, doneCount)
-          .map((lesson, index) => ({ lessonId: lesson.id, at: new Date(paidAt.getTime() + (span * (index + 1)) / (doneCount + 1)) }));
-        if (completedAt && done.length) done[done.length - 1]!.at = completedAt;
-        const quiz = quizRows.find((row) => row.courseId === course.id && row.questions.length > 0);
-        const attempt =
-          quiz && open && (finished || doneCount >= courseLessons.length / 2)
-            ? {
-                quiz,
-                at: completedAt ? new Date(completedAt.getTime() - 3_600_000) : (done.at(-1)?.at ?? paidAt),
-                score: finished ? Math.round(random.between(quiz.passingScore, 100)) : Math.round(random.between(30, 95)),
-              }
-            : null;
-        plans.push({
-          enrolment: {
-            userId: person.id,
-            courseId: course.id,
-            status: abandoned || refunded ? "cancelled" : finished ? "completed" : "active",
-            progress: courseLessons.length ? Math.round((doneCount / courseLessons.length) * 100) : 0,
-            lastLessonId: done.at(-1)?.lessonId ?? null,
-            enrolledAt,
-            activatedAt: abandoned ? null : paidAt,
-            completedAt,
-            updatedAt: refundedAt ?? completedAt ?? done.at(-1)?.at ?? paidAt,
-          },
-          payment: free
-            ? null
-            : {
-                reference: reference(),
-                enrolmentId: 0,
-                userId: person.id,
-                courseId: course.id,
-                amount: course.price,
-                method,
-                provider: method === "cash" ? "office" : "sandbox",
-                providerReference: method === "cash" ? null : `SBX-DEMO-${references.size}`,
-                methodDetail:
-                  method === "mobile_money" ? random.pick(["Orange Money", "Moov Money", "Wave"]) : method === "card" ? "VISA" : null,
-                status: abandoned ? "failed" : refunded ? "refunded" : "completed",
-                failureReason: abandoned ? "Paiement abandonné : délai de 48 heures dépassé." : null,
-                receiptNumber: method === "cash" && !abandoned ? `R-DEMO-${references.size}` : null,
-                recordedBy: method === "cash" && !abandoned ? (admin?.id ?? null) : null,
-                refundedBy: refunded ? (admin?.id ?? null) : null,
-                refundReason: refunded ? "Demande de l'apprenant" : null,
-                createdAt: enrolledAt,
-                updatedAt: refundedAt ?? paidAt,
-                completedAt: abandoned ? null : paidAt,
-                refundedAt,
-              },
-          done,
-          attempt,
-        });
-        summary.enrolments += 1;
-        if (!free) summary.payments[method] += 1;
-        if (abandoned) summary.abandoned += 1;
-        if (refunded) summary.refunds += 1;
-        if (finished) summary.completions += 1;
-        if (attempt) summary.quizAttempts += 1;
-      }
-    }
-
     await db.transaction(async (tx) => {
+      const people: Array<{ id: string; signedUp: Date }> = [];
+      for (let index = 0; index < count; index += 1) {
+        const number = already + start + index + 1;
+        // More sign-ups lately: the square root leans the draw towards the end of the year.
+        const signedUp = new Date(now.getTime() - (1 - Math.sqrt(random.next())) * 365 * DAY);
+        const { id } = await createAccount(
+          tx as unknown as Database,
+          {
+            email: `apprenant-${number}@${DEMO_LEARNER_EMAIL_DOMAIN}`,
+            firstName: random.pick(firstNames),
+            lastName: random.pick(lastNames),
+            role: "user",
+            emailVerified: true,
+          },
+          signedUp,
+        );
+        people.push({ id, signedUp });
+      }
+
+      type Plan = {
+        enrolment: typeof enrolments.$inferInsert;
+        payment: typeof payments.$inferInsert | null;
+        done: Array<{ lessonId: number; at: Date }>;
+        attempt: { quiz: (typeof quizRows)[number]; at: Date; score: number } | null;
+      };
+      const plans: Plan[] = [];
+      for (const person of people) {
+        const courseCount = random.weighted([
+          [1, 55],
+          [2, 30],
+          [3, 15],
+        ] as const);
+        const chosen = new Set<(typeof catalogue)[number]>();
+        while (chosen.size < Math.min(courseCount, catalogue.length)) chosen.add(random.pick(catalogue));
+        for (const course of chosen) {
+          const enrolledAt = before(new Date(person.signedUp.getTime() + random.between(0, 20) * DAY));
+          const method = random.weighted([
+            ["mobile_money", 55],
+            ["card", 15],
+            ["cash", 30],
+          ] as const);
+          const free = course.price <= 0;
+          const abandoned = !free && random.next() < 0.1;
+          const paidAt = free ? enrolledAt : before(new Date(enrolledAt.getTime() + random.between(0.01, method === "cash" ? 3 : 1) * DAY));
+          const refunded = !free && !abandoned && random.next() < 0.04;
+          const refundedAt = refunded ? before(new Date(paidAt.getTime() + random.between(1, 10) * DAY)) : null;
+          const courseLessons = lessonRows.filter((lesson) => lesson.courseId === course.id);
+          // The longer ago, the likelier finished (at most 60 % after four months).
+          const age = (now.getTime() - paidAt.getTime()) / DAY;
+          const open = !abandoned && !refunded;
+          const finished = open && courseLessons.length > 0 && random.next() < Math.min(0.6, (age / 120) * 0.6);
+          const completedAt = finished
+            ? before(new Date(paidAt.getTime() + random.between(10, Math.max(11, Math.min(age, 90))) * DAY))
+            : null;
+          const doneCount = !open ? 0 : finished ? courseLessons.length : Math.floor(random.next() * courseLessons.length);
+          const span = (completedAt ?? now).getTime() - paidAt.getTime();
+          const done = courseLessons
+            .slice(0, doneCount)
+            .map((lesson, index) => ({ lessonId: lesson.id, at: new Date(paidAt.getTime() + (span * (index + 1)) / (doneCount + 1)) }));
+          if (completedAt && done.length) done[done.length - 1]!.at = completedAt;
+          const quiz = quizRows.find((row) => row.courseId === course.id && row.questions.length > 0);
+          const attempt =
+            quiz && open && (finished || doneCount >= courseLessons.length / 2)
+              ? {
+                  quiz,
+                  at: completedAt ? new Date(completedAt.getTime() - 3_600_000) : (done.at(-1)?.at ?? paidAt),
+                  score: finished ? Math.round(random.between(quiz.passingScore, 100)) : Math.round(random.between(30, 95)),
+                }
+              : null;
+          plans.push({
+            enrolment: {
+              userId: person.id,
+              courseId: course.id,
+              status: abandoned || refunded ? "cancelled" : finished ? "completed" : "active",
+              progress: courseLessons.length ? Math.round((doneCount / courseLessons.length) * 100) : 0,
+              lastLessonId: done.at(-1)?.lessonId ?? null,
+              enrolledAt,
+              activatedAt: abandoned ? null : paidAt,
+              completedAt,
+              updatedAt: refundedAt ?? completedAt ?? done.at(-1)?.at ?? paidAt,
+            },
+            payment: free
+              ? null
+              : {
+                  reference: reference(),
+                  enrolmentId: 0,
+                  userId: person.id,
+                  courseId: course.id,
+                  amount: course.price,
+                  method,
+                  provider: method === "cash" ? "office" : "sandbox",
+                  providerReference: method === "cash" ? null : `SBX-DEMO-${references.size}`,
+                  methodDetail:
+                    method === "mobile_money" ? random.pick(["Orange Money", "Moov Money", "Wave"]) : method === "card" ? "VISA" : null,
+                  status: abandoned ? "failed" : refunded ? "refunded" : "completed",
+                  failureReason: abandoned ? "Paiement abandonné : délai de 48 heures dépassé." : null,
+                  receiptNumber: method === "cash" && !abandoned ? `R-DEMO-${references.size}` : null,
+                  recordedBy: method === "cash" && !abandoned ? (admin?.id ?? null) : null,
+                  refundedBy: refunded ? (admin?.id ?? null) : null,
+                  refundReason: refunded ? "Demande de l'apprenant" : null,
+                  createdAt: enrolledAt,
+                  updatedAt: refundedAt ?? paidAt,
+                  completedAt: abandoned ? null : paidAt,
+                  refundedAt,
+                },
+            done,
+            attempt,
+          });
+          summary.enrolments += 1;
+          if (!free) summary.payments[method] += 1;
+          if (abandoned) summary.abandoned += 1;
+          if (refunded) summary.refunds += 1;
+          if (finished) summary.completions += 1;
+          if (attempt) summary.quizAttempts += 1;
+        }
+      }
+
       const ids = new Map<string, number>();
       await insertInBatches(plans, async (batch) => {
         const rows = await tx
@@ -292,8 +293,8 @@ export async function seedDemoHistory(
         }),
         (batch) => tx.insert(quizAttempts).values(batch),
       );
+      summary.learners += people.length;
     });
-    summary.learners += people.length;
     options.onProgress?.(summary.learners);
   }
 

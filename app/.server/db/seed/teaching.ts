@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { newPaymentReference } from "../../payments/reference";
 import type { Database } from "../client";
 import {
   courseLearnerCounts,
@@ -10,6 +11,7 @@ import {
   liveSessionAttendance,
   liveSessionRegistrations,
   liveSessions,
+  payments,
   teacherProfiles,
   users,
 } from "../schema";
@@ -18,7 +20,9 @@ import {
  * A trial's teaching data (never in a deployment): the demo teacher teaches three seeded courses,
  * demo learners follow them at various stages (just enrolled, halfway, finished, waiting for their
  * payment), and the courses have live sessions coming, past (with attendance) and cancelled, so
- * that every teacher screen shows something real on first start. Runs once: it does nothing when
+ * that every teacher screen shows something real on first start. The learners who finished a
+ * course paid it by mobile money when they enrolled (two and three months back or so): the demo
+ * teacher has commissions of finished months for the administrator to pay. Runs once: it does nothing when
  * the demo teacher already has a session.
  */
 
@@ -59,7 +63,7 @@ export async function seedDemoTeaching(db: Database, now = new Date()): Promise<
       .set({ instructorId: teacher.id })
       .where(and(inArray(courses.slug, COURSE_SLUGS), isNull(courses.instructorId)));
     const taught = await tx
-      .select({ id: courses.id, slug: courses.slug, title: courses.title })
+      .select({ id: courses.id, slug: courses.slug, title: courses.title, priceFcfa: courses.priceFcfa })
       .from(courses)
       .where(and(inArray(courses.slug, COURSE_SLUGS), eq(courses.instructorId, teacher.id)));
     const ordered = COURSE_SLUGS.map((slug) => taught.find((course) => course.slug === slug)).filter((course) => course !== undefined);
@@ -127,6 +131,21 @@ export async function seedDemoTeaching(db: Database, now = new Date()): Promise<
           .returning({ id: enrolments.id });
         if (!enrolment) continue;
         if (status !== "pending_payment") opened += 1;
+        // Older than a week: the figures of the last 7 days stay those of the learners' own payments.
+        if (status === "completed" && course.priceFcfa > 0) {
+          await tx.insert(payments).values({
+            reference: newPaymentReference(),
+            enrolmentId: enrolment.id,
+            userId: learnerId,
+            courseId: course.id,
+            amount: course.priceFcfa,
+            method: "mobile_money",
+            provider: "sandbox",
+            status: "completed",
+            createdAt: enrolledAt,
+            completedAt: enrolledAt,
+          });
+        }
         if (done.length) {
           await tx.insert(lessonProgress).values(
             done.map((lesson, index) => ({
