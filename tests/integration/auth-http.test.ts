@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createCampusAuth, mountAuth, sessionOf } from "~/.server/auth/express";
+import { finalErrorHandler } from "~/.server/http/edge";
 import { signInCookie } from "../setup/auth";
 import { createUser } from "../factories";
 import { createTestDatabase } from "../setup/db";
@@ -80,6 +81,33 @@ describe("HTTP mount", () => {
       expect((await echoed.json()).user).toBe("http@example.ml");
       const anonymous = await fetch(`${server.url}/echo`);
       expect((await anonymous.json()).user).toBeNull();
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("a database that does not answer", () => {
+  test("a signed-in request is answered 503 (retry), never treated as signed out", async () => {
+    const own = await createTestDatabase();
+    const campus = createCampusAuth({ db: own.db, env: { DATA_DIR: "memory://", PUBLIC_URL: "http://127.0.0.1", LOG_LEVEL: "silent" } });
+    const app = express();
+    mountAuth(app, campus);
+    app.get("/echo", async (_req, res) => res.json({ user: (await sessionOf(res))?.email ?? null }));
+    app.use(finalErrorHandler(() => {}));
+    const server = await listen(app);
+    try {
+      const { password } = await createUser(own.db, { email: "panne@example.ml", password: true });
+      const cookie = await signInCookie(campus, "panne@example.ml", password);
+      expect((await (await fetch(`${server.url}/echo`, { headers: { cookie } })).json()).user).toBe("panne@example.ml");
+
+      await own.close();
+      const page = await fetch(`${server.url}/echo`, { headers: { cookie, accept: "text/html" }, redirect: "manual" });
+      expect(page.status).toBe(503);
+      expect(page.headers.get("retry-after")).toBe("5");
+      expect(await page.text()).toContain("Votre session n&#39;a pas pu être vérifiée");
+      // Without a session cookie nothing is looked up: the anonymous request still gets through.
+      expect((await (await fetch(`${server.url}/echo`)).json()).user).toBeNull();
     } finally {
       await server.close();
     }

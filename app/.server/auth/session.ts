@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { isRole, type Role } from "~/lib/roles";
+import { AppError } from "../errors";
 import type { Database } from "../db/client";
 import { sessions } from "../db/schema";
 import type { Auth } from "./auth";
@@ -64,15 +65,15 @@ function toSessionUser(user: Record<string, unknown>, sessionId: string): Sessio
  * Looks the session of `headers` up through Better Auth (which applies the idle timeout and may
  * refresh the cookie), then applies what Better Auth does not: the absolute lifetime
  * (SESSION_MAX_DAYS after the session's creation) and deactivated accounts. Expired or refused
- * sessions are deleted.
+ * sessions are deleted. A lookup that fails (the database does not answer) throws "unavailable":
+ * answering as if signed out would send a person mid-form to the sign-in page, losing what they typed.
  */
 export async function resolveSession(auth: Auth, headers: Headers): Promise<ResolvedSession> {
   let result: Awaited<ReturnType<typeof lookup>>;
   try {
     result = await lookup(auth, headers);
   } catch (error) {
-    console.error("auth: session lookup failed", error);
-    return { user: null, setCookies: [] };
+    throw AppError.unavailable("Votre session n'a pas pu être vérifiée. Réessayez dans un instant.", error);
   }
   const setCookies = result.headers?.getSetCookie?.() ?? [];
   const found = result.response;

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type express from "express";
+import { isAppError } from "../errors";
 
 /**
  * What every request meets before any route: an id for the logs, and the limits that hold for
@@ -43,6 +44,7 @@ const titles: Record<number, string> = {
   413: "Envoi trop volumineux",
   415: "Format non pris en charge",
   500: "Une erreur est survenue",
+  503: "Service momentanément indisponible",
 };
 
 /**
@@ -187,14 +189,19 @@ function capStream(req: IncomingMessage, limit: number, onExceeded: () => void) 
 
 /**
  * The last Express handler: an error nothing else answered (Better Auth, uploads, the router's
- * own last resort) is logged with the request id and answered 500 without any detail; a body
- * over the limit is the 413 already sent.
+ * own last resort) is logged with the request id and answered 500 without any detail; a service
+ * that does not answer ("unavailable", e.g. the session lookup) is a 503 with its French message;
+ * a body over the limit is the 413 already sent.
  */
 export function finalErrorHandler(log: (message: string, error: unknown) => void): express.ErrorRequestHandler {
   return (error, req, res, _next) => {
     if (error instanceof BodyTooLargeError || res.headersSent) {
       if (!res.writableEnded) res.end();
       return;
+    }
+    if (isAppError(error, "unavailable")) {
+      log(`[${requestIdOf(res)}] ${req.method} ${req.originalUrl}`, error);
+      return sendEdgeError(req, res, 503, error.message, { "Retry-After": "5" });
     }
     const status = typeof error?.status === "number" && error.status >= 400 && error.status < 500 ? error.status : 500;
     if (status === 500) log(`[${requestIdOf(res)}] ${req.method} ${req.originalUrl}`, error);
