@@ -152,17 +152,26 @@ export async function getTimeline(db: Database, admin: Actor, window: Window): P
     spans.map((span, index) => sql`(${index}::int, ${ts(span.start)}, ${ts(span.end)})`),
     sql`, `,
   );
-  // The window's activity is read once and each moment put in its span: one pass, not one per span.
+  const starts = sql.join(
+    spans.map((span) => ts(span.start)),
+    sql`, `,
+  );
+  // The window's activity is read once, each moment put in its span by width_bucket (a lookup in
+  // the sorted span starts, not a join against every span), then counted by grouping: the
+  // learner-days of each span, then its learners (hash aggregates, not one sort per distinct count).
   const rows = await queryRows<Record<string, number>>(
     db,
     sql`with b(i, s, e) as (values ${values}),
-      active as (
-        select b.i, count(distinct a.user_id)::int as active,
-          count(distinct (a.user_id, floor(extract(epoch from a.at - b.s) / 86400)))::int as active_days
-        from ${learnerActivity} a join b on a.at >= b.s and a.at < b.e
+      placed as (
+        select a.user_id, a.at, width_bucket(a.at, array[${starts}]) as n, array[${starts}] as starts
+        from ${learnerActivity} a
         where a.at >= ${ts(window.from)} and a.at < ${ts(window.to)}
-        group by b.i
-      )
+      ),
+      learner_days as (
+        select n - 1 as i, user_id, floor(extract(epoch from at - starts[n]) / 86400) as day from placed group by 1, 2, 3
+      ),
+      learners as (select i, user_id, count(*) as days from learner_days group by i, user_id),
+      active as (select i, count(*)::int as active, sum(days)::int as active_days from learners group by i)
       select b.i,
         (select count(*) from users where created_at >= b.s and created_at < b.e)::int as sign_ups,
         (select count(*) from enrolments where activated_at >= b.s and activated_at < b.e)::int as enrolments,
