@@ -176,6 +176,23 @@ describe("enrolment management", () => {
     // Past the last page (a link kept after cancellations...): the last one.
     expect(await pageOf("&page=9")).toMatchObject({ page: 2 });
     expect(await pageOf("&page=abc")).toMatchObject({ page: 1 });
+
+    // A change made on page 2 comes back to page 2, as the form was sent from there.
+    const [onSecondPage] = await handle.db
+      .select()
+      .from(enrolments)
+      .where(and(eq(enrolments.userId, people[0]!.id), eq(enrolments.courseId, course.id)));
+    const paused = await routeOutcome(() =>
+      asServer(
+        action,
+        args(`/admin/inscriptions?cours=${course.id}&page=2`, {
+          cookie: cookies.admin,
+          form: { intent: "pause", enrolmentId: String(onSecondPage!.id) },
+        }),
+      ),
+    );
+    expect(paused.status).toBe(303);
+    expect(paused.location).toBe(`/admin/inscriptions?cours=${course.id}&page=2`);
   });
 
   it("lets no one but an administrator see or change enrolments", async () => {

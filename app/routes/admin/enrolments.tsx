@@ -25,6 +25,7 @@ import type { Route } from "./+types/enrolments";
 /** /admin/inscriptions?cours=<id>: a course's enrolments; enrol by hand, pause, resume, cancel. */
 
 const PATH = "/admin/inscriptions";
+const listHref = (courseId: number, page: number) => `${PATH}?cours=${courseId}${page > 1 ? `&page=${page}` : ""}`;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
@@ -64,9 +65,13 @@ const done = { pause: "Inscription suspendue", resume: "Inscription reprise", ca
 export async function action({ request, context }: Route.ActionArgs) {
   const db = context.get(dbContext);
   const admin = context.get(userContext);
-  const courseId = serialIdSchema.safeParse(new URL(request.url).searchParams.get("cours"));
+  const search = new URL(request.url).searchParams;
+  const courseId = serialIdSchema.safeParse(search.get("cours"));
   if (!courseId.success) throw new Response("Formation introuvable.", { status: 404 });
   const here = `${PATH}?cours=${courseId.data}`;
+  // A change made on a later page returns to that page (the loader clamps it if it no longer exists).
+  const page = serialIdSchema.safeParse(search.get("page"));
+  const backToPage = listHref(courseId.data, page.success ? page.data : 1);
   const parsed = actionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return formFailure(parsed.error);
   const input = parsed.data;
@@ -90,7 +95,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     return formFailure(error, { intent: "change" });
   }
-  return redirectWithToast(here, { type: "success", title: done[input.intent] }, { status: 303 });
+  return redirectWithToast(backToPage, { type: "success", title: done[input.intent] }, { status: 303 });
 }
 
 export default function EnrolmentsPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -163,25 +168,20 @@ export default function EnrolmentsPage({ loaderData, actionData }: Route.Compone
                     <Badge tone={enrolmentStatusTones[row.status]}>{enrolmentStatusLabels[row.status]}</Badge>
                     <span className="flex flex-wrap gap-2">
                       {(row.status === "active" || row.status === "completed") && (
-                        <RowAction courseId={course.id} id={row.id} intent="pause" label="Suspendre" name={row.name} />
+                        <RowAction courseId={course.id} page={page} id={row.id} intent="pause" label="Suspendre" name={row.name} />
                       )}
                       {row.status === "paused" && (
-                        <RowAction courseId={course.id} id={row.id} intent="resume" label="Reprendre" name={row.name} />
+                        <RowAction courseId={course.id} page={page} id={row.id} intent="resume" label="Reprendre" name={row.name} />
                       )}
                       {row.status !== "cancelled" && (
-                        <RowAction courseId={course.id} id={row.id} intent="cancel" label="Annuler" name={row.name} />
+                        <RowAction courseId={course.id} page={page} id={row.id} intent="cancel" label="Annuler" name={row.name} />
                       )}
                     </span>
                   </li>
                 ))}
               </ul>
             )}
-            <Pager
-              page={page}
-              pageCount={pageCount}
-              hrefFor={(to) => `${PATH}?cours=${course.id}${to > 1 ? `&page=${to}` : ""}`}
-              label="Pages des inscriptions"
-            />
+            <Pager page={page} pageCount={pageCount} hrefFor={(to) => listHref(course.id, to)} label="Pages des inscriptions" />
           </section>
         </>
       )}
@@ -189,9 +189,10 @@ export default function EnrolmentsPage({ loaderData, actionData }: Route.Compone
   );
 }
 
-function RowAction({ courseId, id, intent, label, name }: { courseId: number; id: number; intent: string; label: string; name: string }) {
+function RowAction(props: { courseId: number; page: number; id: number; intent: string; label: string; name: string }) {
+  const { courseId, page, id, intent, label, name } = props;
   return (
-    <Form method="post" action={`${PATH}?cours=${courseId}`}>
+    <Form method="post" action={listHref(courseId, page)}>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="enrolmentId" value={id} />
       <Button type="submit" variant="outline" size="sm" aria-label={`${label} l'inscription de ${name}`}>
