@@ -18,6 +18,13 @@ export function isFinancePeriod(value: unknown): value is FinancePeriod {
 /** The share of a payment an instructor earns when no rate was set for them (the spec's 70 %). */
 export const DEFAULT_COMMISSION_RATE = 70;
 
+/**
+ * A report's PDF shows its totals and this many lines of its table (about twenty pages); its CSV
+ * has every line. A year's report keeps up to every payment or account: thousands of pages no one
+ * prints, and seconds of drawing on each download.
+ */
+export const REPORT_PDF_MAX_ROWS = 500;
+
 export type PayoutStatus = "pending" | "processing" | "paid" | "failed";
 
 /** A commission month's state, as the spec colours it: pending yellow, processing blue, paid green. */

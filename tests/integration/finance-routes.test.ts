@@ -10,9 +10,10 @@ import type { CampusAuth } from "~/.server/auth/express";
 import type { SessionUser } from "~/.server/auth/session";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { commissionPayouts, financeReports, notifications, payments } from "~/.server/db/schema";
-import type { Finance } from "~/.server/finance";
+import { reportCsv, reportPdf, storeReport, type Finance } from "~/.server/finance";
 import { createCinetPayTransferProvider } from "~/.server/finance/payouts/cinetpay-transfer";
 import { createFakeCinetPayTransfer } from "~/.server/finance/payouts/fake-cinetpay";
+import { REPORT_PDF_MAX_ROWS } from "~/lib/finance";
 import { LIMITS } from "~/lib/limits";
 import { loader as dashboardLoader } from "~/routes/admin/index";
 import { action as financialAction, loader as financialLoader } from "~/routes/admin/financial";
@@ -159,6 +160,29 @@ describe("reports and exports", () => {
       panel: { history: Array<{ id: number; generatedBy: string }> };
     };
     expect(history.panel.history[0]).toMatchObject({ id: stored!.id, generatedBy: `${admin.firstName} ${admin.lastName}` });
+  });
+
+  it("draws a long report's PDF up to its first lines and keeps every line in its CSV", async () => {
+    const report = (lines: number) => ({
+      kind: "financier",
+      title: `Rapport de ${lines} lignes`,
+      periodStart: daysAgo(365),
+      periodEnd: new Date(),
+      columns: ["Référence", "Montant"],
+      rows: Array.from({ length: lines }, (_, index) => [`PAY-${index}`, 1_000 + index]),
+      totals: [["Revenus totaux", "1 234 FCFA"]] as Array<[string, string]>,
+    });
+    const pagesOf = (pdf: Buffer) => pdf.toString("latin1").match(/\/Type \/Page\b/g)?.length ?? 0;
+    const long = await storeReport(handle.db, admin, report(REPORT_PDF_MAX_ROWS * 4));
+    const short = await storeReport(handle.db, admin, report(REPORT_PDF_MAX_ROWS));
+    const longPdf = (await reportPdf(handle.db, admin, long.id, "ICEF")).pdf;
+    const shortPdf = (await reportPdf(handle.db, admin, short.id, "ICEF")).pdf;
+    // Four times the lines, the same pages: the PDF stops at REPORT_PDF_MAX_ROWS (and says so).
+    expect(pagesOf(shortPdf)).toBeGreaterThan(5);
+    expect(pagesOf(longPdf)).toBeLessThanOrEqual(pagesOf(shortPdf) + 1);
+    const csv = (await reportCsv(handle.db, admin, long.id)).body;
+    expect(csv).toContain(`PAY-${REPORT_PDF_MAX_ROWS * 4 - 1}`);
+    expect(csv.trim().split("\n").length).toBe(1 + REPORT_PDF_MAX_ROWS * 4 + 2); // header, lines, blank, totals
   });
 
   it("exports the finance report as JSON for the period", async () => {

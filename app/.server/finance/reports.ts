@@ -1,6 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import PDFDocument from "pdfkit";
 import { formatDateTime } from "~/lib/dates";
+import { REPORT_PDF_MAX_ROWS } from "~/lib/finance";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { financeReports, users } from "../db/schema";
@@ -89,7 +90,10 @@ export async function reportCsv(db: Database, admin: Actor, id: number) {
 
 const PAGE = { margin: 40 };
 
-/** A stored report as an A4 landscape PDF: title, generation line, totals, then the table (pages as needed). */
+/**
+ * A stored report as an A4 landscape PDF: title, generation line, totals, then the table (pages as
+ * needed) up to REPORT_PDF_MAX_ROWS lines, saying so when the CSV has more.
+ */
 export async function reportPdf(db: Database, admin: Actor, id: number, institute: string): Promise<{ filename: string; pdf: Buffer }> {
   const report = await getReport(db, admin, id);
   const [author] = report.generatedBy
@@ -151,9 +155,23 @@ export async function reportPdf(db: Database, admin: Actor, id: number, institut
       .lineWidth(0.5)
       .stroke();
   };
+  const shown = rows.slice(0, REPORT_PDF_MAX_ROWS);
+  if (shown.length < rows.length) {
+    doc
+      .font("Helvetica-Bold")
+      .fontSize(9)
+      .fillColor("#92400e")
+      .text(
+        t(
+          `Ce PDF montre les ${shown.length} premières lignes sur ${rows.length} ; ` +
+            "le fichier CSV de ce rapport les contient toutes. Les totaux ci-dessus portent sur toutes les lignes.",
+        ),
+      );
+    doc.moveDown(0.6);
+  }
   drawRow(columns, true);
   if (rows.length === 0) doc.font("Helvetica").fontSize(9).text(t("Aucune ligne pour cette période."));
-  for (const row of rows) {
+  for (const row of shown) {
     if (doc.y > doc.page.height - PAGE.margin - 30) {
       doc.addPage();
       drawRow(columns, true);

@@ -2,7 +2,7 @@ import { FileSpreadsheet, FileText } from "lucide-react";
 import { Form, href } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import { formatDateTime } from "~/lib/dates";
-import type { FinancePeriod } from "~/lib/finance";
+import { REPORT_PDF_MAX_ROWS, type FinancePeriod } from "~/lib/finance";
 
 export type ReportHistoryItem = { id: number; title: string; createdAt: Date | string; generatedBy: string; rowCount: number };
 
@@ -61,6 +61,7 @@ export function ReportPanel({
                   <p className="font-medium text-slate-900">{item.title}</p>
                   <p className="text-sm text-slate-600">
                     {formatDateTime(new Date(item.createdAt))} · {item.generatedBy} · {item.rowCount} ligne{item.rowCount > 1 ? "s" : ""}
+                    {item.rowCount > REPORT_PDF_MAX_ROWS && ` (PDF : les ${REPORT_PDF_MAX_ROWS} premières, toutes dans le CSV)`}
                   </p>
                 </div>
                 <div className="flex shrink-0 gap-2">
