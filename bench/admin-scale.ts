@@ -97,7 +97,7 @@ function targets(courseId: number | null): Target[] {
       files: true,
     },
     { name: "/admin/analytics/export 1 an", path: "/admin/analytics/export?periode=1an" },
-    { name: "/admin/financial/export 1 an (PDF)", path: "/admin/financial/export?periode=1an" },
+    { name: "/admin/financial/export 1 an (JSON)", path: "/admin/financial/export?periode=1an" },
     { name: "/admin/financial/export 1 an (CSV)", path: "/admin/financial/export?periode=1an&format=csv" },
     { name: "/admin/inscriptions", path: "/admin/inscriptions" },
     ...(courseId ? [{ name: "/admin/inscriptions, la formation la plus suivie", path: `/admin/inscriptions?cours=${courseId}` }] : []),
