@@ -9,9 +9,16 @@ export const contactStatusLabels: Record<ContactStatus, string> = {
   archived: "Archivé",
 };
 
-/** The inbox's filter: "ouverts" (new and answered, the default), one state, or everything. */
-export const INBOX_FILTERS = ["ouverts", "new", "answered", "archived", "tous"] as const;
-export type InboxFilter = (typeof INBOX_FILTERS)[number];
+/** The inbox's filter: "ouverts" (new and answered, the default), one state, or everything; each with its word in the URL. */
+export const inboxFilterWords = {
+  ouverts: "ouverts",
+  new: "nouveaux",
+  answered: "repondus",
+  archived: "archives",
+  tous: "tous",
+} as const;
+export type InboxFilter = keyof typeof inboxFilterWords;
+export const INBOX_FILTERS = Object.keys(inboxFilterWords) as InboxFilter[];
 
 export const inboxFilterLabels: Record<InboxFilter, string> = {
   ouverts: "Non archivés",

@@ -8,6 +8,9 @@ export const courseStatusLabels: Record<CourseStatus, string> = {
   archived: "Archivé",
 };
 
+/** The course lists' status filter and each status's word in the URL (?statut=publies). */
+export const courseStatusWords = { all: "tous", draft: "brouillons", published: "publies", archived: "archives" } as const;
+
 export function isCourseStatus(value: unknown): value is CourseStatus {
   return typeof value === "string" && (courseStatuses as readonly string[]).includes(value);
 }

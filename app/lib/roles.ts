@@ -8,6 +8,9 @@ export const roleLabels: Record<Role, string> = {
   user: "Étudiant",
 };
 
+/** The user list's role filter and each role's word in the URL (?role=enseignants). */
+export const roleWords = { all: "tous", admin: "administrateurs", teacher: "enseignants", user: "etudiants" } as const;
+
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (roles as readonly string[]).includes(value);
 }

@@ -16,6 +16,7 @@ import {
   searchQuerySchema,
   serialIdSchema,
   twoFactorCodeSchema,
+  wordChoice,
 } from "./schemas";
 
 const messageOf = (schema: z.ZodType, value: unknown) => {
@@ -111,6 +112,16 @@ describe("query parameters", () => {
     expect(statut.parse("pending")).toBe("pending");
     expect(statut.parse("PENDING")).toBe("all");
     expect(statut.parse(undefined)).toBe("all");
+  });
+
+  it("reads a filter's French word as its internal value, and nothing else", () => {
+    const statut = wordChoice({ all: "tous", pending_payment: "en-attente" }, "all");
+    expect(statut.parse("en-attente")).toBe("pending_payment");
+    expect(statut.parse("tous")).toBe("all");
+    // The stored value itself is not a word of the URL: an old English link shows everything.
+    expect(statut.parse("pending_payment")).toBe("all");
+    expect(statut.parse(undefined)).toBe("all");
+    expect(statut.parse(["en-attente"])).toBe("all");
   });
 
   it("reads a page number or starts at the first page", () => {

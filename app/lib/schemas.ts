@@ -12,7 +12,7 @@ export { LIMITS, MAX_SERIAL_ID } from "./limits";
  * fields' `maxLength` (import them from ~/lib/limits in components: that module has no zod).
  *
  *   const signUp = z.object({ firstName: firstNameSchema, lastName: lastNameSchema, email: emailSchema, password: passwordSchema });
- *   const filters = z.object({ q: searchQuerySchema, statut: choice(["all", "pending"], "all"), page: pageSchema });
+ *   const filters = z.object({ q: searchQuerySchema, statut: wordChoice({ all: "tous", pending: "en-attente" }, "all"), page: pageSchema });
  *
  * Every typed text passes through `requiredText` or `optionalText` (trimmed, NFC, bounded), so a
  * rule that holds for all text (control characters, for instance) is added there once.
@@ -134,6 +134,22 @@ export const searchQuerySchema = z
 /** One of a filter's values; anything else (absent, mistyped, stale link) falls back to `fallback`. */
 export function choice<const Values extends readonly [string, ...string[]]>(values: Values, fallback: Values[number]) {
   return z.enum(values).catch(fallback);
+}
+
+/**
+ * A list filter read from the query string in the URL's language: `words` gives each internal
+ * value (a status as stored) its French word. The word parses to its value; anything else (unknown,
+ * or an old English value) is `fallback`. Links and the filter's options write `words[value]`.
+ *
+ *   const statut = wordChoice({ all: "tous", pending_payment: "en-attente" }, "all");
+ *   statut.parse("en-attente"); // "pending_payment"
+ */
+export function wordChoice<const Value extends string>(words: Readonly<Record<Value, string>>, fallback: NoInfer<Value>) {
+  const values = new Map<string, Value>(Object.entries(words).map(([value, word]) => [word as string, value as Value]));
+  return z
+    .string()
+    .catch("")
+    .transform((word): Value => values.get(word) ?? fallback);
 }
 
 /** A page of a list, from 1; anything unreadable is the first page. */

@@ -30,8 +30,16 @@ export const analyticsRangeLabels: Record<AnalyticsRange, string> = {
   "1an": "1 an",
 };
 
-/** Mes Étudiants' status filter (?statut=). */
-export const enrolmentStatusFilters = ["all", "pending_payment", "active", "completed", "paused", "cancelled"] as const;
+/** Mes Étudiants' status filter: each status and its word in the URL (?statut=en-attente). */
+export const enrolmentStatusWords = {
+  all: "tous",
+  pending_payment: "en-attente",
+  active: "en-cours",
+  completed: "terminees",
+  paused: "suspendues",
+  cancelled: "annulees",
+} as const;
+export const enrolmentStatusFilters = Object.keys(enrolmentStatusWords) as Array<keyof typeof enrolmentStatusWords>;
 
 /** Mes Étudiants' payment column: the payments' own labels, and "Gratuit" for a free course. */
 export const studentPaymentLabels: Record<PaymentStatus | "free", string> = { ...paymentStatusLabels, free: "Gratuit" };

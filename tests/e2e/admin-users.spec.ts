@@ -81,9 +81,9 @@ test("the page: stat cards from the database, search, role filter, and no seriou
   await page.getByRole("link", { name: "Effacer" }).click();
   await expect(page).toHaveURL(/\/admin\/users$/);
   await expect(page.getByRole("searchbox", { name: "Rechercher", exact: true }).last()).toHaveValue("");
-  await page.getByLabel("Rôle", { exact: true }).selectOption("teacher");
+  await page.getByLabel("Rôle", { exact: true }).selectOption({ label: "Enseignant" });
   await page.getByRole("button", { name: "Filtrer" }).click();
-  await expect(page).toHaveURL(/role=teacher/);
+  await expect(page).toHaveURL(/role=enseignants/);
   await expect(usersTable(page).locator("tbody tr")).toHaveCount(1);
   await expect(rowOf(page, demo.teacher.email)).toBeVisible();
 

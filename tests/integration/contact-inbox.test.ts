@@ -136,10 +136,14 @@ describe("the contact inbox", () => {
     const archive = await routeOutcome(() =>
       asServer(
         messageAction,
-        args(`${path}?retour=%3Fstatut%3Dnew`, { cookie: cookies.admin, form: { intent: "archive" }, params: { id: String(message.id) } }),
+        args(`${path}?retour=%3Fstatut%3Dnouveaux`, {
+          cookie: cookies.admin,
+          form: { intent: "archive" },
+          params: { id: String(message.id) },
+        }),
       ),
     );
-    expect(archive).toMatchObject({ status: 303, location: "/admin/messages?statut=new" });
+    expect(archive).toMatchObject({ status: 303, location: "/admin/messages?statut=nouveaux" });
 
     const list = async (query: string) =>
       (
@@ -148,7 +152,7 @@ describe("the contact inbox", () => {
         }
       ).messages.map((row) => row.id);
     expect(await list("")).not.toContain(message.id);
-    expect(await list("?statut=archived")).toContain(message.id);
+    expect(await list("?statut=archives")).toContain(message.id);
     expect(await list("?statut=tous&q=keita")).toEqual([message.id]);
 
     await routeOutcome(() =>
@@ -156,7 +160,7 @@ describe("the contact inbox", () => {
     );
     const [restored] = await handle.db.select().from(contactMessages).where(eq(contactMessages.id, message.id));
     expect(restored!.status).toBe("new");
-    expect(await list("?statut=new")).toContain(message.id);
+    expect(await list("?statut=nouveaux")).toContain(message.id);
     const actions = (await handle.db.select().from(auditLog)).map((row) => row.action);
     expect(actions).toEqual(expect.arrayContaining(["contact_archived", "contact_restored"]));
   });

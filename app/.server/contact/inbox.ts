@@ -1,9 +1,9 @@
 import { and, count, desc, eq, ne, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { INBOX_FILTERS, type ContactStatus, type InboxFilter } from "~/lib/contact-inbox";
+import { inboxFilterWords, type ContactStatus, type InboxFilter } from "~/lib/contact-inbox";
 import { formatDateTime } from "~/lib/dates";
 import { LIMITS } from "~/lib/limits";
-import { choice, pageSchema, requiredText, searchQuerySchema } from "~/lib/schemas";
+import { pageSchema, requiredText, searchQuerySchema, wordChoice } from "~/lib/schemas";
 import type { Actor } from "../auth/actor";
 import { recordAudit } from "../audit";
 import type { Database } from "../db/client";
@@ -22,7 +22,7 @@ export const INBOX_PAGE_SIZE = 30;
 
 export type InboxFilters = { status: InboxFilter; q: string; page: number };
 
-const filtersSchema = z.object({ statut: choice(INBOX_FILTERS, "ouverts"), q: searchQuerySchema, page: pageSchema });
+const filtersSchema = z.object({ statut: wordChoice(inboxFilterWords, "ouverts"), q: searchQuerySchema, page: pageSchema });
 
 /** The filters of the inbox's URL (?statut=, ?q=, ?page=); anything unreadable falls back to the default. */
 export function parseInboxFilters(params: URLSearchParams): InboxFilters {

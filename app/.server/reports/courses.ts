@@ -1,6 +1,7 @@
 import { and, count, desc, eq, sql, sum, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { courseStatuses, courseStatusLabels } from "~/lib/course-status";
+import { courseStatusLabels, courseStatusWords } from "~/lib/course-status";
+import { wordChoice } from "~/lib/schemas";
 import type { Actor } from "../auth/actor";
 import { courseRatingSql } from "../catalogue";
 import { managedCoursesWhere } from "../courses/policy";
@@ -19,10 +20,7 @@ import { toCsv } from "../http/csv";
 /** Filters of the course lists, read from the query string; anything unknown falls back to "all". */
 export const courseFiltersSchema = z.object({
   q: z.string().trim().max(100).catch("").default(""),
-  status: z
-    .enum(["all", ...courseStatuses])
-    .catch("all")
-    .default("all"),
+  status: wordChoice(courseStatusWords, "all"),
   category: z
     .string()
     .trim()
@@ -36,7 +34,7 @@ export type CourseFilters = z.infer<typeof courseFiltersSchema>;
 export function parseCourseFilters(searchParams: URLSearchParams): CourseFilters {
   return courseFiltersSchema.parse({
     q: searchParams.get("q") ?? undefined,
-    // French query parameters, like the URLs: ?statut=publie&categorie=tech.
+    // French query parameters, like the URLs: ?statut=publies&categorie=tech.
     status: searchParams.get("statut") ?? undefined,
     category: searchParams.get("categorie") ?? undefined,
   });

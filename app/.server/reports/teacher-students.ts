@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, inArray, max, sql } from "drizzle-orm";
 import { z } from "zod";
 import { formatNumericDate } from "~/lib/dates";
-import { searchQuerySchema } from "~/lib/schemas";
+import { searchQuerySchema, wordChoice } from "~/lib/schemas";
 import { enrolmentStatusLabels } from "~/lib/learning";
-import { enrolmentStatusFilters, studentPaymentLabels } from "~/lib/teaching";
+import { enrolmentStatusWords, studentPaymentLabels } from "~/lib/teaching";
 import type { Actor } from "../auth/actor";
 import { managedCoursesWhere } from "../courses/policy";
 import type { Database } from "../db/client";
@@ -33,7 +33,7 @@ import { toCsv } from "../http/csv";
 export const studentFiltersSchema = z.object({
   q: searchQuerySchema,
   course: z.coerce.number().int().positive().max(2_147_483_647).optional().catch(undefined),
-  status: z.enum(enrolmentStatusFilters).catch("all"),
+  status: wordChoice(enrolmentStatusWords, "all"),
 });
 export type StudentFilters = z.infer<typeof studentFiltersSchema>;
 

@@ -1,13 +1,11 @@
 import { z } from "zod";
-import { roles } from "~/lib/roles";
+import { roles, roleWords } from "~/lib/roles";
+import { wordChoice } from "~/lib/schemas";
 
 /** Filters of the user list, read from the query string; anything unknown falls back to "all". */
 export const userFiltersSchema = z.object({
   q: z.string().trim().max(100).catch("").default(""),
-  role: z
-    .enum(["all", ...roles])
-    .catch("all")
-    .default("all"),
+  role: wordChoice(roleWords, "all"),
   page: z.coerce.number().int().min(1).max(10_000).catch(1).default(1),
 });
 export type UserFilters = z.infer<typeof userFiltersSchema>;

@@ -6,7 +6,7 @@ import { formFailure, orHttpError } from "~/.server/http/errors";
 import { redirectWithToast } from "~/.server/toast";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
-import { Input } from "~/components/ui/input";
+import { FilterBar } from "~/components/ui/filter-bar";
 import { certificateStateLabels, type CertificateState } from "~/lib/certificates";
 import { formatDate } from "~/lib/dates";
 import { plural } from "~/lib/format";
@@ -98,34 +98,14 @@ export default function AdminCertificatesPage({ loaderData, actionData }: Route.
         </p>
       </div>
 
-      <Form method="get" className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:items-end">
-        <div className="flex-1">
-          <label htmlFor="recherche" className="block text-sm font-medium text-slate-800">
-            Rechercher
-          </label>
-          <Input id="recherche" name="q" defaultValue={q} placeholder="Numéro, apprenant ou formation" className="mt-1" />
-        </div>
-        <div>
-          <label htmlFor="statut" className="block text-sm font-medium text-slate-800">
-            État
-          </label>
-          <select
-            id="statut"
-            name="statut"
-            defaultValue={statut}
-            className="mt-1 block min-h-11 w-full rounded-md border border-slate-400 bg-white px-3 text-base"
-          >
-            {STATUSES.map((status) => (
-              <option key={status.value} value={status.value}>
-                {status.label}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className={buttonClasses({ variant: "outline" })}>
-          Filtrer
-        </button>
-      </Form>
+      <FilterBar
+        label="Rechercher des certificats"
+        id="certificates"
+        className="rounded-lg border border-slate-200 bg-white p-4"
+        search={{ value: q, placeholder: "Numéro, apprenant ou formation" }}
+        choices={[{ name: "statut", label: "État", value: statut, options: STATUSES }]}
+        clearHref={q || statut ? "/admin/certificates" : null}
+      />
 
       <p className="text-sm text-slate-700" aria-live="polite">
         {plural(certificates.length, "certificat", "certificats")}

@@ -38,10 +38,20 @@ import {
 import { formatFcfa, plural } from "~/lib/format";
 import { failureOf, summaryOf } from "~/lib/form-result";
 import { LIMITS } from "~/lib/limits";
+import { wordChoice } from "~/lib/schemas";
 import { paymentMethodLabels, paymentStatusLabels, paymentStatusTones, type PaymentStatus } from "~/lib/payments";
 import type { Route } from "./+types/financial";
 
-const statusFilters = ["all", "completed", "pending", "to_reconcile", "failed", "refunded"] as const;
+/** The transactions' status filter and each status's word in the URL (?statut=rembourses). */
+const statusWords = {
+  all: "tous",
+  completed: "payes",
+  pending: "en-attente",
+  to_reconcile: "a-rapprocher",
+  failed: "echoues",
+  refunded: "rembourses",
+} as const;
+const statusFilters = Object.keys(statusWords) as Array<keyof typeof statusWords>;
 const tabs = ["transactions", "commissions", "analytics", "rapports"] as const;
 type Tab = (typeof tabs)[number];
 const tabLabels: Record<Tab, string> = {
@@ -52,7 +62,7 @@ const tabLabels: Record<Tab, string> = {
 };
 const filtersSchema = z.object({
   q: z.string().trim().max(LIMITS.search).catch(""),
-  statut: z.enum(statusFilters).catch("all"),
+  statut: wordChoice(statusWords, "all"),
   onglet: z.enum(tabs).catch("transactions"),
 });
 
@@ -78,7 +88,7 @@ export async function loader(args: Route.LoaderArgs) {
   const url = new URL(args.request.url);
   const filters = filtersSchema.parse({
     q: url.searchParams.get("q") ?? "",
-    statut: url.searchParams.get("statut") ?? "all",
+    statut: url.searchParams.get("statut") ?? undefined,
     onglet: url.searchParams.get("onglet") ?? "transactions",
   });
   const period = periodFrom(url.searchParams.get("periode"));
@@ -276,7 +286,7 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
   const errorFor = (key: string) => (failure && failure.values?.key === key ? summaryOf(failure) : null);
   const keep: Record<string, string> = { periode: period, onglet: filters.onglet };
   if (filters.q) keep.q = filters.q;
-  if (filters.statut !== "all") keep.statut = filters.statut;
+  if (filters.statut !== "all") keep.statut = statusWords[filters.statut];
   const here = `/admin/financial?${new URLSearchParams(keep).toString()}`;
   const periodLabel = financePeriods[period].label;
   const icon = "size-5";
@@ -481,10 +491,10 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
             {
               name: "statut",
               label: "Statut",
-              value: filters.statut,
+              value: statusWords[filters.statut],
               className: "sm:w-48",
               options: statusFilters.map((value) => ({
-                value,
+                value: statusWords[value],
                 label: value === "all" ? "Tous les statuts" : paymentStatusLabels[value],
               })),
             },

@@ -22,7 +22,7 @@ import type { Route } from "./+types/message";
 
 const INBOX_PATH = "/admin/messages";
 
-/** The list's filters to go back to (?retour=?statut=new...), only ever a query string of the inbox. */
+/** The list's filters to go back to (?retour=?statut=nouveaux...), only ever a query string of the inbox. */
 function backTo(url: URL): string {
   const back = url.searchParams.get("retour") ?? "";
   return back.startsWith("?") ? `${INBOX_PATH}${back}` : INBOX_PATH;

@@ -4,7 +4,14 @@ import { dbContext, userContext } from "~/.server/context";
 import { orHttpError } from "~/.server/http/errors";
 import { Badge } from "~/components/ui/badge";
 import { FilterBar } from "~/components/ui/filter-bar";
-import { contactStatusLabels, contactStatusTones, INBOX_FILTERS, inboxFilterLabels, type ContactStatus } from "~/lib/contact-inbox";
+import {
+  contactStatusLabels,
+  contactStatusTones,
+  INBOX_FILTERS,
+  inboxFilterLabels,
+  inboxFilterWords,
+  type ContactStatus,
+} from "~/lib/contact-inbox";
 import { formatDateTime, formatRelative } from "~/lib/dates";
 import { plural } from "~/lib/format";
 import type { Route } from "./+types/messages";
@@ -67,9 +74,9 @@ export default function InboxPage({ loaderData }: Route.ComponentProps) {
           {
             name: "statut",
             label: "Statut",
-            value: filters.status,
+            value: inboxFilterWords[filters.status],
             options: INBOX_FILTERS.map((value) => ({
-              value,
+              value: inboxFilterWords[value],
               label: value in counts ? `${inboxFilterLabels[value]} (${counts[value as ContactStatus]})` : inboxFilterLabels[value],
             })),
           },

@@ -28,7 +28,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { failureOf } from "~/lib/form-result";
 import { plural } from "~/lib/format";
-import { roleLabels, roles } from "~/lib/roles";
+import { roleLabels, roles, roleWords } from "~/lib/roles";
 import type { Route } from "./+types/users";
 
 const USERS_PATH = "/admin/users";
@@ -258,8 +258,11 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
               {
                 name: "role",
                 label: "Rôle",
-                value: filters.role,
-                options: [{ value: "all", label: "Tous les rôles" }, ...roles.map((role) => ({ value: role, label: roleLabels[role] }))],
+                value: roleWords[filters.role],
+                options: [
+                  { value: roleWords.all, label: "Tous les rôles" },
+                  ...roles.map((role) => ({ value: roleWords[role], label: roleLabels[role] })),
+                ],
               },
             ]}
             clearHref={filters.q || filters.role !== "all" ? USERS_PATH : null}

@@ -14,7 +14,7 @@ import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { FilterBar } from "~/components/ui/filter-bar";
-import { courseStatuses, courseStatusLabels, type CourseStatus } from "~/lib/course-status";
+import { courseStatuses, courseStatusLabels, courseStatusWords, type CourseStatus } from "~/lib/course-status";
 import { formatFcfa, formatPrice, plural } from "~/lib/format";
 import { courseListArea } from "./course-area.server";
 import type { Route } from "./+types/course-list";
@@ -288,11 +288,11 @@ export default function CourseListPage({ loaderData }: Route.ComponentProps) {
               {
                 name: "statut",
                 label: "Statut",
-                value: filters.status,
+                value: courseStatusWords[filters.status],
                 className: "sm:w-48",
                 options: [
-                  { value: "all", label: "Tous les statuts" },
-                  ...courseStatuses.map((status) => ({ value: status, label: courseStatusLabels[status] })),
+                  { value: courseStatusWords.all, label: "Tous les statuts" },
+                  ...courseStatuses.map((status) => ({ value: courseStatusWords[status], label: courseStatusLabels[status] })),
                 ],
               },
               {

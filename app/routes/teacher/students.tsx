@@ -4,7 +4,7 @@ import { dbContext, userContext } from "~/.server/context";
 import { listSessionCourses } from "~/.server/live-sessions";
 import { listTeacherStudents, parseStudentFilters } from "~/.server/reports";
 import { enrolmentStatusLabels } from "~/lib/learning";
-import { enrolmentStatusFilters, studentPaymentLabels } from "~/lib/teaching";
+import { enrolmentStatusFilters, enrolmentStatusWords, studentPaymentLabels } from "~/lib/teaching";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
@@ -87,9 +87,9 @@ export default function StudentsPage({ loaderData }: Route.ComponentProps) {
           {
             name: "statut",
             label: "Statut",
-            value: filters.status,
+            value: enrolmentStatusWords[filters.status],
             options: enrolmentStatusFilters.map((status) => ({
-              value: status,
+              value: enrolmentStatusWords[status],
               label: status === "all" ? "Tous les statuts" : enrolmentStatusLabels[status],
             })),
           },
