@@ -19,6 +19,7 @@ import { redirectWithToast } from "~/.server/toast";
 import { QuizEditor } from "~/components/quizzes/quiz-editor";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
+import { FilterBar } from "~/components/ui/filter-bar";
 import { StatCard } from "~/components/ui/stat-card";
 import { LinkTabs } from "~/components/ui/tabs";
 import { formatDate, formatDateTime } from "~/lib/dates";
@@ -312,6 +313,17 @@ export default function TeacherQuizPage({ loaderData, actionData }: Route.Compon
 
 type LoaderData = Route.ComponentProps["loaderData"];
 
+const resultStatusOptions = [
+  { value: "tous", label: "Tous" },
+  { value: "reussi", label: "Réussis" },
+  { value: "echoue", label: "Échoués" },
+];
+const resultSortOptions = [
+  { value: "date", label: "Date" },
+  { value: "score", label: "Score" },
+  { value: "tentative", label: "Tentatives" },
+];
+
 function QuizResults({ quizzes, results }: { quizzes: LoaderData["quizzes"]; results: LoaderData["results"] }) {
   if (!results)
     return <p className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-700">Aucun quiz créé</p>;
@@ -320,67 +332,28 @@ function QuizResults({ quizzes, results }: { quizzes: LoaderData["quizzes"]; res
     `${PATH}?${new URLSearchParams({ onglet: "resultats", id: String(quizId), statut: filters.statut, tri: filters.tri, ...changes }).toString()}`;
   return (
     <section aria-label="Résultats" className="space-y-4">
-      <Form
-        method="get"
-        className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:flex-wrap sm:items-end"
-      >
-        <input type="hidden" name="onglet" value="resultats" />
-        <input type="hidden" name="vue" value={view} />
-        <div className="min-w-0 flex-1">
-          <label htmlFor="resultats-quiz" className="block text-sm font-medium text-slate-800">
-            Quiz
-          </label>
-          <select
-            id="resultats-quiz"
-            name="id"
-            defaultValue={quizId}
-            className="mt-1 block min-h-11 w-full rounded-md border border-slate-400 bg-white px-3"
-          >
-            {quizzes.map((quiz) => (
-              <option key={quiz.id} value={quiz.id}>
-                {quiz.title} ({quiz.courseTitle})
-              </option>
-            ))}
-          </select>
-        </div>
-        {view === "liste" ? (
-          <>
-            <div>
-              <label htmlFor="resultats-statut" className="block text-sm font-medium text-slate-800">
-                Statut
-              </label>
-              <select
-                id="resultats-statut"
-                name="statut"
-                defaultValue={filters.statut}
-                className="mt-1 block min-h-11 rounded-md border border-slate-400 bg-white px-3"
-              >
-                <option value="tous">Tous</option>
-                <option value="reussi">Réussis</option>
-                <option value="echoue">Échoués</option>
-              </select>
-            </div>
-            <div>
-              <label htmlFor="resultats-tri" className="block text-sm font-medium text-slate-800">
-                Trier par
-              </label>
-              <select
-                id="resultats-tri"
-                name="tri"
-                defaultValue={filters.tri}
-                className="mt-1 block min-h-11 rounded-md border border-slate-400 bg-white px-3"
-              >
-                <option value="date">Date</option>
-                <option value="score">Score</option>
-                <option value="tentative">Tentatives</option>
-              </select>
-            </div>
-          </>
-        ) : null}
-        <button type="submit" className={buttonClasses({ variant: "outline" })}>
-          Afficher
-        </button>
-      </Form>
+      <FilterBar
+        label="Choisir les résultats"
+        id="resultats"
+        className="rounded-lg border border-slate-200 bg-white p-4"
+        hidden={{ onglet: "resultats", vue: view }}
+        choices={[
+          {
+            name: "id",
+            label: "Quiz",
+            value: String(quizId),
+            className: "min-w-0 flex-1",
+            options: quizzes.map((quiz) => ({ value: String(quiz.id), label: `${quiz.title} (${quiz.courseTitle})` })),
+          },
+          ...(view === "liste"
+            ? [
+                { name: "statut", label: "Statut", value: filters.statut, className: "sm:w-44", options: resultStatusOptions },
+                { name: "tri", label: "Trier par", value: filters.tri, className: "sm:w-44", options: resultSortOptions },
+              ]
+            : []),
+        ]}
+        submit="Afficher"
+      />
 
       <div className="flex flex-wrap items-center justify-between gap-3">
         <LinkTabs
