@@ -7,6 +7,7 @@
  */
 
 import { isCourseStatus, type CourseStatus } from "./course-status";
+import { fieldElementId, parseFormTab } from "./form-tabs";
 
 export type LessonValues = {
   /** Names the row in the page while it is edited and moved (never stored). */
@@ -265,7 +266,7 @@ export const courseFormTabs = [
 export type CourseFormTab = (typeof courseFormTabs)[number]["id"];
 
 export function parseCourseFormTab(value: unknown): CourseFormTab {
-  return courseFormTabs.find((tab) => tab.id === value)?.id ?? "informations";
+  return parseFormTab(courseFormTabs, value);
 }
 
 /** The tab showing a field ("title", "lessons.2.title", "objectives.0"...). */
@@ -284,5 +285,5 @@ export function tabOfField(field: string): CourseFormTab {
 
 /** A field's element id, from its error key ("lessons.2.title" → "champ-lessons-2-title"). */
 export function fieldId(field: string): string {
-  return `champ-${field.replace(/[^A-Za-z0-9]+/g, "-")}`;
+  return fieldElementId("champ", field);
 }

@@ -6,6 +6,7 @@
  */
 
 import { isQuestionType, QUIZ_DEFAULTS, type QuestionType } from "./quiz";
+import { fieldElementId, parseFormTab } from "./form-tabs";
 
 export type QuestionValues = {
   /** Names the row in the page while it is edited and moved (never stored). */
@@ -190,7 +191,7 @@ export const quizFormTabs = [
 export type QuizFormTab = (typeof quizFormTabs)[number]["id"];
 
 export function parseQuizFormTab(value: unknown): QuizFormTab {
-  return quizFormTabs.find((tab) => tab.id === value)?.id ?? "informations";
+  return parseFormTab(quizFormTabs, value);
 }
 
 /** The tab showing a field ("title", "questions.2.question", "passingScore"…). */
@@ -202,5 +203,5 @@ export function quizTabOfField(field: string): QuizFormTab {
 
 /** A field's element id, from its error key ("questions.2.question" → "quiz-questions-2-question"). */
 export function quizFieldId(field: string): string {
-  return `quiz-${field.replace(/[^A-Za-z0-9]+/g, "-")}`;
+  return fieldElementId("quiz", field);
 }
