@@ -1,5 +1,5 @@
 import { CalendarClock, Video } from "lucide-react";
-import { isRouteErrorResponse, Link, redirect, href } from "react-router";
+import { Link, redirect, href } from "react-router";
 import { getCourseBySlug } from "~/.server/catalogue";
 import { dbContext, userContext } from "~/.server/context";
 import { isAppError } from "~/.server/errors";
@@ -22,6 +22,7 @@ import { buttonClasses } from "~/components/ui/button";
 import { learnerSessionView } from "~/lib/live-sessions";
 import { asLearner } from "./learner-access.server";
 import type { Route } from "./+types/formation";
+import { LearnerRouteError } from "~/components/learning/learner-route-error";
 
 const liveDate = new Intl.DateTimeFormat("fr-FR", { dateStyle: "full", timeStyle: "short", timeZone: "Africa/Bamako" });
 
@@ -177,16 +178,5 @@ export default function LearnerCoursePage({ loaderData, actionData }: Route.Comp
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const paused = isRouteErrorResponse(error) && error.status === 403;
-  return (
-    <div role="alert" className="rounded-lg border border-slate-200 bg-white p-6">
-      <h1 className="text-lg font-semibold text-slate-900">{paused ? "Formation en pause" : "Formation introuvable"}</h1>
-      <p className="mt-1 text-slate-700">
-        {paused ? "Votre inscription est en pause : contactez l'institut pour la reprendre." : "Cette formation n'existe pas."}
-      </p>
-      <Link to="/dashboard/formations" className={buttonClasses({ variant: "outline", size: "sm", className: "mt-3" })}>
-        Mes Formations
-      </Link>
-    </div>
-  );
+  return <LearnerRouteError error={error} missing={{ title: "Formation introuvable", text: "Cette formation n'existe pas." }} />;
 }

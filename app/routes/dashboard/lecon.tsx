@@ -1,6 +1,6 @@
 import { ArrowLeft, ArrowRight, CircleCheck, CloudUpload } from "lucide-react";
 import { useEffect, useRef, useState, type RefObject } from "react";
-import { Form, isRouteErrorResponse, Link, useNavigation, href } from "react-router";
+import { Form, Link, useNavigation, href } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
 import { openLesson, setLessonDone } from "~/.server/learning";
@@ -19,6 +19,7 @@ import { isQuizAttempt, queueProgress } from "~/lib/offline/outbox";
 import { choiceOfParam, chooseVideo } from "~/lib/video-quality";
 import { asLearner } from "./learner-access.server";
 import type { Route } from "./+types/lecon";
+import { LearnerRouteError } from "~/components/learning/learner-route-error";
 
 function lessonIdOf(params: { lessonId: string }): number {
   return /^\d{1,9}$/.test(params.lessonId) ? Number(params.lessonId) : 0;
@@ -265,18 +266,10 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const paused = isRouteErrorResponse(error) && error.status === 403;
   return (
-    <div role="alert" className="rounded-lg border border-slate-200 bg-white p-6">
-      <h1 className="text-lg font-semibold text-slate-900">{paused ? "Formation en pause" : "Leçon introuvable"}</h1>
-      <p className="mt-1 text-slate-700">
-        {paused
-          ? "Votre inscription est en pause : contactez l'institut pour la reprendre."
-          : "Cette leçon n'existe pas ou ne fait pas partie de cette formation."}
-      </p>
-      <Link to="/dashboard/formations" className={buttonClasses({ variant: "outline", size: "sm", className: "mt-3" })}>
-        Mes Formations
-      </Link>
-    </div>
+    <LearnerRouteError
+      error={error}
+      missing={{ title: "Leçon introuvable", text: "Cette leçon n'existe pas ou ne fait pas partie de cette formation." }}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import { CircleCheck, CircleX, Clock, CloudUpload } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { data, Form, isRouteErrorResponse, Link, useFetcher, useNavigation, type ShouldRevalidateFunctionArgs, href } from "react-router";
+import { data, Form, Link, useFetcher, useNavigation, type ShouldRevalidateFunctionArgs, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { isAppError } from "~/.server/errors";
 import { getLearnerAttempt, saveAnswers, submitAttempt } from "~/.server/quizzes";
@@ -16,6 +16,7 @@ import { isQuizAttempt, queueQuizAttempt } from "~/lib/offline/outbox";
 import { ANSWER_PREFIX, answersOf, formatCountdown, formatPercent, secondsLeft } from "~/lib/quiz";
 import { asLearner, idParam } from "./learner-access.server";
 import type { Route } from "./+types/quiz-tentative";
+import { LearnerRouteError } from "~/components/learning/learner-route-error";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = args.context.get(userContext);
@@ -405,16 +406,5 @@ function GradedAttempt({
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const paused = isRouteErrorResponse(error) && error.status === 403;
-  return (
-    <div role="alert" className="rounded-lg border border-slate-200 bg-white p-6">
-      <h1 className="text-lg font-semibold text-slate-900">{paused ? "Formation en pause" : "Tentative introuvable"}</h1>
-      <p className="mt-1 text-slate-700">
-        {paused ? "Votre inscription est en pause : contactez l'institut pour la reprendre." : "Cette tentative n'existe pas."}
-      </p>
-      <Link to="/dashboard/formations" className={buttonClasses({ variant: "outline", size: "sm", className: "mt-3" })}>
-        Mes Formations
-      </Link>
-    </div>
-  );
+  return <LearnerRouteError error={error} missing={{ title: "Tentative introuvable", text: "Cette tentative n'existe pas." }} />;
 }

@@ -1,6 +1,6 @@
 import { ClipboardCheck, Clock, CloudUpload, RotateCcw, Target } from "lucide-react";
 import { useState } from "react";
-import { Form, isRouteErrorResponse, Link, useNavigation, useRevalidator, href } from "react-router";
+import { Form, Link, useNavigation, useRevalidator, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { isAppError } from "~/.server/errors";
 import { getLearnerQuiz, startAttempt } from "~/.server/quizzes";
@@ -16,6 +16,7 @@ import { isQuizAttempt, queueQuizAttempt, sendPending } from "~/lib/offline/outb
 import { answersOf, formatPercent, type PublicQuestion } from "~/lib/quiz";
 import { asLearner, idParam } from "./learner-access.server";
 import type { Route } from "./+types/quiz";
+import { LearnerRouteError } from "~/components/learning/learner-route-error";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = args.context.get(userContext);
@@ -268,16 +269,5 @@ function OfflineAttempt({
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const paused = isRouteErrorResponse(error) && error.status === 403;
-  return (
-    <div role="alert" className="rounded-lg border border-slate-200 bg-white p-6">
-      <h1 className="text-lg font-semibold text-slate-900">{paused ? "Formation en pause" : "Quiz introuvable"}</h1>
-      <p className="mt-1 text-slate-700">
-        {paused ? "Votre inscription est en pause : contactez l'institut pour la reprendre." : "Ce quiz n'existe pas ou a été retiré."}
-      </p>
-      <Link to="/dashboard/formations" className={buttonClasses({ variant: "outline", size: "sm", className: "mt-3" })}>
-        Mes Formations
-      </Link>
-    </div>
-  );
+  return <LearnerRouteError error={error} missing={{ title: "Quiz introuvable", text: "Ce quiz n'existe pas ou a été retiré." }} />;
 }
