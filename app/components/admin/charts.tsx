@@ -1,3 +1,5 @@
+import type { ComponentProps } from "react";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatPeriodMonth } from "~/lib/finance";
 import { formatFcfa } from "~/lib/format";
 
@@ -44,6 +46,20 @@ export function HorizontalBars({
         </ul>
       )}
     </figure>
+  );
+}
+
+/** A card holding one bar chart under its title: how the dashboards lay their figures out. */
+export function BarsCard({ title, ...bars }: { title: string } & ComponentProps<typeof HorizontalBars>) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <HorizontalBars {...bars} />
+      </CardContent>
+    </Card>
   );
 }
 

@@ -2,7 +2,7 @@ import { Activity, CheckCircle2, Download, GraduationCap, Wallet } from "lucide-
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
 import { getAdvancedAnalytics, windowOf, type Trend } from "~/.server/reports";
-import { HorizontalBars, MonthlyRevenueBars } from "~/components/admin/charts";
+import { BarsCard, HorizontalBars, MonthlyRevenueBars } from "~/components/admin/charts";
 import { PeriodSelector } from "~/components/admin/period-selector";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
@@ -113,58 +113,34 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
 
       {tab === "ensemble" ? (
         <div className="grid gap-4 lg:grid-cols-2">
-          <Card>
-            <CardHeader>
-              <CardTitle>Inscriptions sur la période</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption="Inscriptions ouvertes, et terminées, par intervalle"
-                tone="green"
-                data={timeline.map((bucket) => ({
-                  label: bucket.label,
-                  value: bucket.enrolments,
-                  display: plural(bucket.enrolments, "ouverte", "ouvertes"),
-                  note: plural(bucket.completions, "terminée", "terminées"),
-                }))}
-              />
-            </CardContent>
-          </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Revenus sur la période</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption="Paiements encaissés par intervalle"
-                data={timeline.map((bucket) => ({ label: bucket.label, value: bucket.revenue, display: formatFcfa(bucket.revenue) }))}
-              />
-            </CardContent>
-          </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Par niveau</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption={`Inscriptions ouvertes sur ${label}, par niveau du cours`}
-                tone="accent"
-                data={analytics.levels.map((row) => ({ label: row.label, value: row.count, display: String(row.count) }))}
-              />
-            </CardContent>
-          </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Par catégorie</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption={`Inscriptions ouvertes sur ${label}, par catégorie du cours`}
-                tone="accent"
-                data={analytics.categories.map((row) => ({ label: row.label, value: row.count, display: String(row.count) }))}
-              />
-            </CardContent>
-          </Card>
+          <BarsCard
+            title="Inscriptions sur la période"
+            caption="Inscriptions ouvertes, et terminées, par intervalle"
+            tone="green"
+            data={timeline.map((bucket) => ({
+              label: bucket.label,
+              value: bucket.enrolments,
+              display: plural(bucket.enrolments, "ouverte", "ouvertes"),
+              note: plural(bucket.completions, "terminée", "terminées"),
+            }))}
+          />
+          <BarsCard
+            title="Revenus sur la période"
+            caption="Paiements encaissés par intervalle"
+            data={timeline.map((bucket) => ({ label: bucket.label, value: bucket.revenue, display: formatFcfa(bucket.revenue) }))}
+          />
+          <BarsCard
+            title="Par niveau"
+            caption={`Inscriptions ouvertes sur ${label}, par niveau du cours`}
+            tone="accent"
+            data={analytics.levels.map((row) => ({ label: row.label, value: row.count, display: String(row.count) }))}
+          />
+          <BarsCard
+            title="Par catégorie"
+            caption={`Inscriptions ouvertes sur ${label}, par catégorie du cours`}
+            tone="accent"
+            data={analytics.categories.map((row) => ({ label: row.label, value: row.count, display: String(row.count) }))}
+          />
           <Card className="lg:col-span-2" aria-labelledby="projection">
             <CardHeader>
               <CardTitle id="projection" className="flex flex-wrap items-center gap-2">
@@ -217,71 +193,47 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
 
       {tab === "cours" ? (
         <div className="grid gap-4 lg:grid-cols-2">
-          <Card>
-            <CardHeader>
-              <CardTitle>Top 5 des formations</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption={`Inscriptions ouvertes sur ${label}`}
-                data={analytics.topCourses.map((course) => ({
-                  label: course.title,
-                  value: course.enrolments,
-                  display: plural(course.enrolments, "inscription", "inscriptions"),
-                }))}
-              />
-            </CardContent>
-          </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Complétion et note</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption="Part des inscriptions de la période terminées, et note du cours"
-                tone="green"
-                data={analytics.topCourses.map((course) => ({
-                  label: course.title,
-                  value: course.completionRate,
-                  display: percent(course.completionRate),
-                  note: course.rating === null ? "sans note" : `note ${decimal(course.rating)}/5`,
-                }))}
-              />
-            </CardContent>
-          </Card>
+          <BarsCard
+            title="Top 5 des formations"
+            caption={`Inscriptions ouvertes sur ${label}`}
+            data={analytics.topCourses.map((course) => ({
+              label: course.title,
+              value: course.enrolments,
+              display: plural(course.enrolments, "inscription", "inscriptions"),
+            }))}
+          />
+          <BarsCard
+            title="Complétion et note"
+            caption="Part des inscriptions de la période terminées, et note du cours"
+            tone="green"
+            data={analytics.topCourses.map((course) => ({
+              label: course.title,
+              value: course.completionRate,
+              display: percent(course.completionRate),
+              note: course.rating === null ? "sans note" : `note ${decimal(course.rating)}/5`,
+            }))}
+          />
         </div>
       ) : null}
 
       {tab === "utilisateurs" ? (
         <div className="grid gap-4 lg:grid-cols-2">
-          <Card>
-            <CardHeader>
-              <CardTitle>Nouveaux comptes</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption="Comptes créés par intervalle"
-                data={timeline.map((bucket) => ({ label: bucket.label, value: bucket.signUps, display: String(bucket.signUps) }))}
-              />
-            </CardContent>
-          </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Apprenants actifs par jour</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption="Moyenne par jour des apprenants qui ont suivi une leçon ou rendu un quiz"
-                tone="green"
-                data={timeline.map((bucket) => ({
-                  label: bucket.label,
-                  value: bucket.dailyActiveLearners,
-                  display: `${decimal(bucket.dailyActiveLearners)} / jour`,
-                  note: plural(bucket.activeLearners, "apprenant", "apprenants"),
-                }))}
-              />
-            </CardContent>
-          </Card>
+          <BarsCard
+            title="Nouveaux comptes"
+            caption="Comptes créés par intervalle"
+            data={timeline.map((bucket) => ({ label: bucket.label, value: bucket.signUps, display: String(bucket.signUps) }))}
+          />
+          <BarsCard
+            title="Apprenants actifs par jour"
+            caption="Moyenne par jour des apprenants qui ont suivi une leçon ou rendu un quiz"
+            tone="green"
+            data={timeline.map((bucket) => ({
+              label: bucket.label,
+              value: bucket.dailyActiveLearners,
+              display: `${decimal(bucket.dailyActiveLearners)} / jour`,
+              note: plural(bucket.activeLearners, "apprenant", "apprenants"),
+            }))}
+          />
           <Card className="lg:col-span-2">
             <CardHeader>
               <CardTitle>Comptes par rôle</CardTitle>
@@ -315,39 +267,27 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
               />
             </CardContent>
           </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Par moyen de paiement</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption={`Paiements encaissés sur ${label}`}
-                tone="accent"
-                data={analytics.revenue.methods.map((row) => ({
-                  label: paymentMethodLabels[row.method],
-                  value: row.value,
-                  display: formatFcfa(row.value),
-                  note: plural(row.count, "paiement", "paiements"),
-                }))}
-              />
-            </CardContent>
-          </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Par catégorie</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption={`Paiements encaissés sur ${label}, par catégorie du cours`}
-                data={analytics.revenue.categories.map((row) => ({
-                  label: row.label,
-                  value: row.value,
-                  display: formatFcfa(row.value),
-                  note: plural(row.count, "paiement", "paiements"),
-                }))}
-              />
-            </CardContent>
-          </Card>
+          <BarsCard
+            title="Par moyen de paiement"
+            caption={`Paiements encaissés sur ${label}`}
+            tone="accent"
+            data={analytics.revenue.methods.map((row) => ({
+              label: paymentMethodLabels[row.method],
+              value: row.value,
+              display: formatFcfa(row.value),
+              note: plural(row.count, "paiement", "paiements"),
+            }))}
+          />
+          <BarsCard
+            title="Par catégorie"
+            caption={`Paiements encaissés sur ${label}, par catégorie du cours`}
+            data={analytics.revenue.categories.map((row) => ({
+              label: row.label,
+              value: row.value,
+              display: formatFcfa(row.value),
+              note: plural(row.count, "paiement", "paiements"),
+            }))}
+          />
           <Card className="lg:col-span-2">
             <CardHeader>
               <CardTitle>Remboursements</CardTitle>

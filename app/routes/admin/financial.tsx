@@ -15,7 +15,7 @@ import { countPaymentsToReconcile, getPaymentForViewer, listPayments, recordCash
 import { paymentsContext } from "~/.server/payments/setup";
 import { getFinanceSummary, getMonthlyFigures, getTopCourses, windowOf } from "~/.server/reports";
 import { redirectWithToast } from "~/.server/toast";
-import { HorizontalBars, MonthlyRevenueBars } from "~/components/admin/charts";
+import { BarsCard, MonthlyRevenueBars } from "~/components/admin/charts";
 import { PeriodSelector } from "~/components/admin/period-selector";
 import { ReportPanel } from "~/components/admin/report-panel";
 import { Badge } from "~/components/ui/badge";
@@ -453,23 +453,17 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
               <MonthlyRevenueBars caption="Encaissé chaque mois, six derniers mois" months={panel.months} />
             </CardContent>
           </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Top 5 des formations</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption={`Par inscriptions sur ${periodLabel}`}
-                tone="accent"
-                data={panel.top.map((course) => ({
-                  label: course.title,
-                  value: course.enrolments,
-                  display: plural(course.enrolments, "inscription", "inscriptions"),
-                  note: formatFcfa(course.revenue),
-                }))}
-              />
-            </CardContent>
-          </Card>
+          <BarsCard
+            title="Top 5 des formations"
+            caption={`Par inscriptions sur ${periodLabel}`}
+            tone="accent"
+            data={panel.top.map((course) => ({
+              label: course.title,
+              value: course.enrolments,
+              display: plural(course.enrolments, "inscription", "inscriptions"),
+              note: formatFcfa(course.revenue),
+            }))}
+          />
         </div>
       ) : null}
       {panel.tab === "rapports" ? <ReportPanel reports={financeReports} period={period} history={panel.history} back={here} /> : null}

@@ -11,7 +11,7 @@ import {
   windowOf,
   type Trend,
 } from "~/.server/reports";
-import { HorizontalBars, MonthlyRevenueBars } from "~/components/admin/charts";
+import { BarsCard, MonthlyRevenueBars } from "~/components/admin/charts";
 import { PeriodSelector } from "~/components/admin/period-selector";
 import { ReportPanel } from "~/components/admin/report-panel";
 import { buttonClasses } from "~/components/ui/button";
@@ -179,36 +179,24 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
 
       {panel.tab === "utilisateurs" ? (
         <div className="grid gap-4 lg:grid-cols-2">
-          <Card>
-            <CardHeader>
-              <CardTitle>Comptes par rôle</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption="Nombre de comptes de chaque rôle"
-                data={panel.roles.map((row) => ({
-                  label: roleLabels[row.label as Role] ?? row.label,
-                  value: row.value,
-                  display: String(row.count),
-                }))}
-              />
-            </CardContent>
-          </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Nouveaux comptes, six derniers mois</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption="Comptes créés chaque mois"
-                data={panel.months.map((month) => ({
-                  label: formatPeriodMonth(month.month),
-                  value: month.signUps,
-                  display: String(month.signUps),
-                }))}
-              />
-            </CardContent>
-          </Card>
+          <BarsCard
+            title="Comptes par rôle"
+            caption="Nombre de comptes de chaque rôle"
+            data={panel.roles.map((row) => ({
+              label: roleLabels[row.label as Role] ?? row.label,
+              value: row.value,
+              display: String(row.count),
+            }))}
+          />
+          <BarsCard
+            title="Nouveaux comptes, six derniers mois"
+            caption="Comptes créés chaque mois"
+            data={panel.months.map((month) => ({
+              label: formatPeriodMonth(month.month),
+              value: month.signUps,
+              display: String(month.signUps),
+            }))}
+          />
           <p className="lg:col-span-2">
             <Link to="/admin/users" className={buttonClasses()}>
               Gérer les utilisateurs
@@ -219,22 +207,16 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
 
       {panel.tab === "cours" ? (
         <div className="grid gap-4 lg:grid-cols-2">
-          <Card>
-            <CardHeader>
-              <CardTitle>Formations les plus suivies</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption={`Inscriptions ouvertes sur ${financePeriods[period].label}`}
-                data={panel.top.map((course) => ({
-                  label: course.title,
-                  value: course.enrolments,
-                  display: plural(course.enrolments, "inscription", "inscriptions"),
-                  note: `${course.completionRate.toLocaleString("fr-FR")} % terminées`,
-                }))}
-              />
-            </CardContent>
-          </Card>
+          <BarsCard
+            title="Formations les plus suivies"
+            caption={`Inscriptions ouvertes sur ${financePeriods[period].label}`}
+            data={panel.top.map((course) => ({
+              label: course.title,
+              value: course.enrolments,
+              display: plural(course.enrolments, "inscription", "inscriptions"),
+              note: `${course.completionRate.toLocaleString("fr-FR")} % terminées`,
+            }))}
+          />
           <Card>
             <CardHeader>
               <CardTitle>En attente de validation</CardTitle>
@@ -282,40 +264,28 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
               <MonthlyRevenueBars caption="Paiements reçus chaque mois (remboursements compris)" months={panel.months} />
             </CardContent>
           </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Moyens de paiement</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption={`Revenus par moyen de paiement sur ${financePeriods[period].label}`}
-                tone="accent"
-                data={panel.breakdowns.methods.map((row) => ({
-                  label: paymentMethodLabels[row.label as PaymentMethod] ?? row.label,
-                  value: row.value,
-                  display: formatFcfa(row.value),
-                  note: plural(row.count, "paiement", "paiements"),
-                }))}
-              />
-            </CardContent>
-          </Card>
-          <Card>
-            <CardHeader>
-              <CardTitle>Inscriptions et complétions</CardTitle>
-            </CardHeader>
-            <CardContent>
-              <HorizontalBars
-                caption="Inscriptions ouvertes chaque mois"
-                tone="green"
-                data={panel.months.slice(-6).map((month) => ({
-                  label: formatPeriodMonth(month.month),
-                  value: month.enrolments,
-                  display: String(month.enrolments),
-                  note: plural(month.completions, "terminée", "terminées"),
-                }))}
-              />
-            </CardContent>
-          </Card>
+          <BarsCard
+            title="Moyens de paiement"
+            caption={`Revenus par moyen de paiement sur ${financePeriods[period].label}`}
+            tone="accent"
+            data={panel.breakdowns.methods.map((row) => ({
+              label: paymentMethodLabels[row.label as PaymentMethod] ?? row.label,
+              value: row.value,
+              display: formatFcfa(row.value),
+              note: plural(row.count, "paiement", "paiements"),
+            }))}
+          />
+          <BarsCard
+            title="Inscriptions et complétions"
+            caption="Inscriptions ouvertes chaque mois"
+            tone="green"
+            data={panel.months.slice(-6).map((month) => ({
+              label: formatPeriodMonth(month.month),
+              value: month.enrolments,
+              display: String(month.enrolments),
+              note: plural(month.completions, "terminée", "terminées"),
+            }))}
+          />
           <p className="lg:col-span-2">
             <Link to={`/admin/analytics?periode=${period}`} className={buttonClasses()}>
               Toutes les analytics
