@@ -1,7 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./axe";
-import { signInThroughApi } from "./fixtures";
-import { demoAccounts, signIn } from "./sign-in";
+import { demoAccounts, signIn, signInThroughApi } from "./sign-in";
 
 /**
  * Paying a commission in a browser, on a desktop and on a phone: the demo teacher's finished months

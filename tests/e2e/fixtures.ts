@@ -3,7 +3,7 @@ import { expect, test as base, type APIRequestContext, type BrowserContextOption
 import type { Role } from "~/lib/roles";
 import { linkIn } from "../setup/smtp";
 import { waitForMail } from "./mailbox";
-import { demoAccounts } from "./sign-in";
+import { demoAccounts, signInThroughApi } from "./sign-in";
 
 /**
  * Each test's own people, so that specs running side by side never see each other's changes
@@ -35,15 +35,6 @@ const firstNames: Record<Role, string> = { user: "Awa", teacher: "Bakary", admin
 function uniqueLastName(): string {
   const letters = Array.from({ length: 8 }, () => String.fromCharCode(97 + randomInt(26))).join("");
   return `Diarra ${letters[0]!.toUpperCase()}${letters.slice(1)}`;
-}
-
-/** Signs `person` in through Better Auth's API; the cookies land in the context `request` belongs to (page.request). */
-export async function signInThroughApi(request: APIRequestContext, origin: string, person: { email: string; password: string }) {
-  const response = await request.post("/api/auth/sign-in/email", {
-    data: { email: person.email, password: person.password },
-    headers: { Origin: origin },
-  });
-  expect(response.status(), `sign-in of ${person.email}: ${await response.text()}`).toBe(200);
 }
 
 /** Posts a form of the app as a browser without JavaScript would, expecting the action's redirect. */

@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 
 /** Demo accounts of the development seed (app/.server/db/seed/demo-accounts.ts). */
 export const demoAccounts = {
@@ -16,9 +16,23 @@ export async function submitSignInForm(page: Page, email: string, password: stri
   await form.getByRole("button", { name: "Se connecter" }).click();
 }
 
-/** Signs in through /auth and waits to land on `to`. */
+/** Signs `person` in through Better Auth's API; the cookies land in the context `request` belongs to (page.request). */
+export async function signInThroughApi(request: APIRequestContext, origin: string, person: { email: string; password: string }) {
+  const response = await request.post("/api/auth/sign-in/email", {
+    data: { email: person.email, password: person.password },
+    headers: { Origin: origin },
+  });
+  expect(response.status(), `sign-in of ${person.email}: ${await response.text()}`).toBe(200);
+}
+
+/**
+ * Signs in through the API (the form itself is tested by auth.spec.ts, with submitSignInForm),
+ * then opens `to`. The origin is the page's own server: the config's, or an isolated one's.
+ */
 export async function signIn(page: Page, email: string, password: string, to = "/dashboard") {
-  await submitSignInForm(page, email, password, to);
+  const origin = new URL((await page.request.get("/healthz")).url()).origin;
+  await signInThroughApi(page.request, origin, { email, password });
+  await page.goto(to);
   await expect(page).toHaveURL(new RegExp(`${to.replace(/[/?]/g, "\\$&")}$`));
 }
 
