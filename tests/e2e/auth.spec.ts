@@ -38,6 +38,8 @@ async function signOutHere(page: Page) {
 }
 
 test("sign up, confirm by mail, sign out, sign in, sign out", async ({ browser }) => {
+  // A whole account's life with two mails: the default 30 s is too short on a loaded 2-core machine.
+  test.setTimeout(90_000);
   const page = await newPage(browser);
   await page.goto("/auth");
   await page.getByRole("link", { name: "Inscription" }).click();

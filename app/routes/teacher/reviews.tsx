@@ -13,7 +13,7 @@ import { FilterBar } from "~/components/ui/filter-bar";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { formatDate } from "~/lib/dates";
 import { plural } from "~/lib/format";
-import { pageSchema, serialIdSchema } from "~/lib/schemas";
+import { pageSchema, serialIdSchema, wordChoice } from "~/lib/schemas";
 import type { Route } from "./+types/reviews";
 import { Pager } from "~/components/ui/pager";
 
@@ -23,11 +23,12 @@ import { Pager } from "~/components/ui/pager";
  * the reviews capability's policy what each one sees and may do.
  */
 
-const visibilityFilters = { tous: "all", visibles: "visible", masques: "hidden" } as const;
+/** The visibility filter and each choice's word in the URL (?statut=masques). */
+const visibilityWords = { all: "tous", visible: "visibles", hidden: "masques" } as const;
 
 const filtersSchema = z.object({
   cours: z.coerce.number().int().positive().max(2_147_483_647).optional().catch(undefined),
-  statut: z.enum(["tous", "visibles", "masques"]).catch("tous").default("tous"),
+  statut: wordChoice(visibilityWords, "all"),
   page: pageSchema,
 });
 
@@ -52,13 +53,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const filters = filtersSchema.parse(Object.fromEntries(url.searchParams));
   const [ratings, list] = await Promise.all([
     listCourseRatings(db, user),
-    listCourseReviews(db, user, { courseId: filters.cours ?? null, hidden: visibilityFilters[filters.statut], page: filters.page }),
+    listCourseReviews(db, user, { courseId: filters.cours ?? null, hidden: filters.statut, page: filters.page }),
   ]);
   return {
     path: areaPath(request),
     search: listSearch(url),
     moderator: canModerateReviews(user),
-    filters: { cours: filters.cours ? String(filters.cours) : "", statut: filters.statut },
+    filters: { cours: filters.cours ? String(filters.cours) : "", statut: visibilityWords[filters.statut] },
     ratings,
     total: list.total,
     page: list.page,
