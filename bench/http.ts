@@ -14,7 +14,7 @@
  * BENCH_SHAPES (default "pglite-1,pglite-auto,postgres-1,postgres-auto"), BENCH_TARGETS (a
  * comma-separated filter on target names, for a quick try), BENCH_PG (PostgreSQL server),
  * BENCH_PORT and BENCH_NGINX_PORT (default: free ports), BENCH_SKIP_BUILD=1 (reuse the build),
- * BENCH_NO_DOC=1 (print only).
+ * BENCH_NO_DOC=1 (print only), BENCH_SERVE_OPTIONS (Node options other than `npm run serve`'s, to compare).
  */
 import fs from "node:fs";
 import os from "node:os";

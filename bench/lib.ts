@@ -53,8 +53,13 @@ async function waitForHealth(origin: string, child: ChildProcess, timeoutMs = 12
   throw new Error("server did not become healthy");
 }
 
-/** The Node options of `npm run serve` (and so of `npm start`), read from package.json. */
+/**
+ * The Node options of `npm run serve` (and so of `npm start`), read from package.json; or
+ * BENCH_SERVE_OPTIONS, to measure others (for example "--max-semi-space-size=16").
+ */
 export function serveNodeOptions(): string[] {
+  const trial = process.env.BENCH_SERVE_OPTIONS;
+  if (trial !== undefined) return trial.split(/\s+/).filter(Boolean);
   const scripts = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts as Record<string, string>;
   const match = /^node((?:\s+--\S+)*)\s+server\.ts$/.exec(scripts.serve ?? "");
   if (!match) throw new Error(`package.json: "serve" should be "node [--options] server.ts", not ${JSON.stringify(scripts.serve)}`);

@@ -13,6 +13,7 @@ import { commissionPayouts, financeReports, notifications, payments } from "~/.s
 import { reportCsv, reportPdf, storeReport, type Finance } from "~/.server/finance";
 import { createCinetPayTransferProvider } from "~/.server/finance/payouts/cinetpay-transfer";
 import { createFakeCinetPayTransfer } from "~/.server/finance/payouts/fake-cinetpay";
+import { buildReport, windowOf } from "~/.server/reports";
 import { REPORT_PDF_MAX_ROWS } from "~/lib/finance";
 import { LIMITS } from "~/lib/limits";
 import { loader as dashboardLoader } from "~/routes/admin/index";
@@ -183,6 +184,14 @@ describe("reports and exports", () => {
     const csv = (await reportCsv(handle.db, admin, long.id)).body;
     expect(csv).toContain(`PAY-${REPORT_PDF_MAX_ROWS * 4 - 1}`);
     expect(csv.trim().split("\n").length).toBe(1 + REPORT_PDF_MAX_ROWS * 4 + 2); // header, lines, blank, totals
+  });
+
+  it("lists every account in the users report, with the courses it opened", async () => {
+    const report = await buildReport(handle.db, admin, "utilisateurs", windowOf("30j"));
+    const coursesOf = (user: TestUser) => report.rows.find((row) => row[1] === user.email)?.[4];
+    expect(coursesOf(learner)).toBe(1);
+    expect(coursesOf(teacher)).toBe(0);
+    expect(report.totals).toContainEqual(["Utilisateurs", String(report.rows.length)]);
   });
 
   it("exports the finance report as JSON for the period", async () => {

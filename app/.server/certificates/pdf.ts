@@ -1,5 +1,4 @@
-import PDFDocument from "pdfkit";
-import QRCode from "qrcode";
+import { loadPdfKit } from "~/.server/pdfkit";
 import { formatDate } from "~/lib/dates";
 import { toWinAnsi } from "../payments";
 
@@ -38,6 +37,7 @@ const FONT = {
  */
 export async function renderCertificatePdf(data: CertificatePdfData): Promise<Buffer> {
   const t = toWinAnsi;
+  const [PDFDocument, { default: QRCode }] = await Promise.all([loadPdfKit(), import("qrcode")]);
   const qr = await QRCode.toBuffer(data.verificationUrl, { type: "png", errorCorrectionLevel: "M", margin: 1, width: 300 });
   const doc = new PDFDocument({
     size: "A4",

@@ -1,7 +1,6 @@
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import { fileTypeFromFile } from "file-type";
-import sharp from "sharp";
 import { acceptedLabel, acceptedTypes, thumbnailWidths, tooLargeMessage, type UploadPurpose } from "~/lib/uploads";
 import type { Database } from "../db/client";
 import { files } from "../db/schema";
@@ -87,6 +86,8 @@ async function storeThumbnailVariants(
   filePath: string,
   written: string[],
 ): Promise<Record<string, string>> {
+  // Loaded on the first image (decision 0012): libvips weighs some 20 MB a process would carry idle.
+  const { default: sharp } = await import("sharp");
   let width: number | undefined;
   try {
     width = (await sharp(filePath, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata()).width;

@@ -1,5 +1,5 @@
+import { loadPdfKit } from "~/.server/pdfkit";
 import { desc, eq, sql } from "drizzle-orm";
-import PDFDocument from "pdfkit";
 import { formatDateTime } from "~/lib/dates";
 import { REPORT_PDF_MAX_ROWS } from "~/lib/finance";
 import type { Actor } from "../auth/actor";
@@ -100,6 +100,7 @@ export async function reportPdf(db: Database, admin: Actor, id: number, institut
     ? await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, report.generatedBy))
     : [];
   const t = toWinAnsi;
+  const PDFDocument = await loadPdfKit();
   const doc = new PDFDocument({
     size: "A4",
     layout: "landscape",

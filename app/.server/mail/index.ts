@@ -1,5 +1,5 @@
 import { desc, eq } from "drizzle-orm";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Database } from "../db/client";
 import { institute, mailOutbox } from "../db/schema";
 import type { InstituteIdentity, MailMessage } from "./message";
@@ -20,9 +20,11 @@ export interface SentMail {
 
 const transporters = new Map<string, Transporter>();
 
-function transporterFor(url: string): Transporter {
+// nodemailer is loaded on the first mail sent over SMTP (decision 0012: a process carries only what it uses).
+async function transporterFor(url: string): Promise<Transporter> {
   let transporter = transporters.get(url);
   if (!transporter) {
+    const { default: nodemailer } = await import("nodemailer");
     transporter = nodemailer.createTransport(url);
     transporters.set(url, transporter);
   }
@@ -52,7 +54,7 @@ export async function sendMail(db: Database, env: MailEnv, message: MailMessage)
   if (env.SMTP_URL) {
     const identity = await loadInstituteIdentity(db);
     const from = env.MAIL_FROM ?? `"${identity.name.replace(/"/g, "'")}" <${identity.email}>`;
-    await transporterFor(env.SMTP_URL).sendMail({ from, ...message });
+    await (await transporterFor(env.SMTP_URL)).sendMail({ from, ...message });
     return { via: "smtp" };
   }
   const { attachments = [], replyTo, headers = {}, ...rest } = message;

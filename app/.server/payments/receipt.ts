@@ -1,4 +1,4 @@
-import PDFDocument from "pdfkit";
+import { loadPdfKit } from "~/.server/pdfkit";
 import { formatFcfa } from "~/lib/format";
 
 /** What a payment receipt shows; built by the payments capability from the payment row. */
@@ -117,6 +117,7 @@ export async function renderReceiptPdf(data: ReceiptData): Promise<Buffer> {
   const t = toWinAnsi;
   const { institute } = data;
   const refunded = data.status === "refunded";
+  const PDFDocument = await loadPdfKit();
   const doc = new PDFDocument({
     size: "A4",
     margin: PAGE.margin,

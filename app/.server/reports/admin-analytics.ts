@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { formatMonth, isoDay, startOfMonth } from "~/lib/dates";
 import { financePeriods, percentChange } from "~/lib/finance";
 import { linearTrend, projectTrend } from "~/lib/forecast";
@@ -26,8 +26,9 @@ import { canViewInstituteAnalytics } from "./policy";
  * figures (admin.ts) over the chosen window, with what only this screen shows: a timeline of the
  * window, learners' activity, sign-ups by role, refunds, and a projection of the next three months.
  *
- * A learner is active on a day when they completed or touched a lesson (lesson_progress keeps,
- * per lesson, when it was completed and when it was last touched) or sent a quiz attempt.
+ * A learner is active on a day when they touched or completed a lesson or sent a quiz attempt that
+ * day. The database keeps those days as they happen, with the first and last moment of each
+ * (learner_activity_days, drizzle/0019): a few rows per learner instead of every lesson touched.
  */
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -37,15 +38,27 @@ function assertAnalyticsReader(actor: Actor) {
 }
 
 /**
- * Every moment a learner did something: lesson progress (completed, last touched) and quiz attempts
- * sent. A lesson completed at the moment it was last touched is one moment, read once.
+ * The (learner, day) rows of learner_activity_days that may hold a moment in [from, to). A day holds
+ * at most one edge of a window or of a span (each is a day long or more), so the day's first and
+ * last moments tell exactly on which side of that edge the learner was active.
  */
-const learnerActivity = sql`(
-  select e.user_id, lp.updated_at as at from lesson_progress lp join enrolments e on e.id = lp.enrolment_id
-  union all select e.user_id, lp.completed_at from lesson_progress lp join enrolments e on e.id = lp.enrolment_id
-    where lp.completed_at is not null and lp.completed_at <> lp.updated_at
-  union all select user_id, submitted_at from quiz_attempts where submitted_at is not null
+const activityDays = (from: Date, to: Date) => sql`(
+  select user_id, first_at, last_at from learner_activity_days
+  where day >= (${ts(from)} at time zone 'UTC')::date and day <= (${ts(to)} at time zone 'UTC')::date
+    and last_at >= ${ts(from)} and first_at < ${ts(to)}
 )`;
+
+/**
+ * Rows of a query over the activity days: a year holds some 260 000 (learner, day) rows at
+ * 100 000 enrolments, whose per-learner hash tables outgrow the default work_mem (4 MB) and
+ * spill to disk; 32 MB for this one statement keeps them in memory.
+ */
+function activityRows<Row>(db: Database, query: SQL): Promise<Row[]> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`set local work_mem = '32MB'`);
+    return queryRows<Row>(tx, query);
+  });
+}
 
 export interface AnalyticsKpis {
   /** Payments completed in the window (refunded since included), against the previous window. */
@@ -67,7 +80,7 @@ export async function getAnalyticsKpis(db: Database, admin: Actor, window: Windo
   const [revenueNow, revenueBefore, [row]] = await Promise.all([
     collected(db, from, to),
     collected(db, previousFrom, from),
-    queryRows<Record<string, number>>(
+    activityRows<Record<string, number>>(
       db,
       sql`select
         (select count(*) from enrolments where activated_at >= ${ts(from)} and activated_at < ${ts(to)})::int as opened_now,
@@ -75,9 +88,10 @@ export async function getAnalyticsKpis(db: Database, admin: Actor, window: Windo
         (select count(*) from enrolments where activated_at >= ${ts(previousFrom)} and activated_at < ${ts(from)})::int as opened_before,
         (select count(*) from enrolments where activated_at >= ${ts(previousFrom)} and activated_at < ${ts(from)} and completed_at is not null)::int as completed_before,
         active.current_active as active_now, active.previous_active as active_before
-      from (select count(distinct user_id) filter (where at >= ${ts(from)})::int as current_active,
-          count(distinct user_id) filter (where at < ${ts(from)})::int as previous_active
-        from ${learnerActivity} activity where at >= ${ts(previousFrom)} and at < ${ts(to)}) active`,
+      from (select count(*) filter (where last_at >= ${ts(from)})::int as current_active,
+          count(*) filter (where first_at < ${ts(from)})::int as previous_active
+        from (select user_id, min(first_at) as first_at, max(last_at) as last_at
+          from ${activityDays(previousFrom, to)} days group by user_id) learners) active`,
     ),
   ]);
   const n = (key: string) => Number(row?.[key] ?? 0);
@@ -152,25 +166,24 @@ export async function getTimeline(db: Database, admin: Actor, window: Window): P
     spans.map((span, index) => sql`(${index}::int, ${ts(span.start)}, ${ts(span.end)})`),
     sql`, `,
   );
-  const starts = sql.join(
-    spans.map((span) => ts(span.start)),
-    sql`, `,
-  );
-  // The window's activity is read once, each moment put in its span by width_bucket (a lookup in
-  // the sorted span starts, not a join against every span), then counted by grouping: the
-  // learner-days of each span, then its learners (hash aggregates, not one sort per distinct count).
-  const rows = await queryRows<Record<string, number>>(
+  const edges = sql.join([...spans.map((span) => ts(span.start)), ts(window.to)], sql`, `);
+  // Each (learner, day) falls in the span of its first moment and in that of its last: the same
+  // one, or two neighbours when a span's edge cuts the day (width_bucket finds them in the sorted
+  // edges; 0 and spans + 1 are outside the window). The learner-days of a span are counted on
+  // calendar days.
+  const rows = await activityRows<Record<string, number>>(
     db,
     sql`with b(i, s, e) as (values ${values}),
-      placed as (
-        select a.user_id, a.at, width_bucket(a.at, array[${starts}]) as n, array[${starts}] as starts
-        from ${learnerActivity} a
-        where a.at >= ${ts(window.from)} and a.at < ${ts(window.to)}
+      learners as (
+        select span.n - 1 as i, placed.user_id, count(*) as days
+        from (
+          select user_id, width_bucket(first_at, array[${edges}]) as first_span, width_bucket(last_at, array[${edges}]) as last_span
+          from ${activityDays(window.from, window.to)} days
+        ) placed
+        cross join lateral (values (placed.first_span), (nullif(placed.last_span, placed.first_span))) span(n)
+        where span.n between 1 and ${spans.length}
+        group by 1, 2
       ),
-      learner_days as (
-        select n - 1 as i, user_id, floor(extract(epoch from at - starts[n]) / 86400) as day from placed group by 1, 2, 3
-      ),
-      learners as (select i, user_id, count(*) as days from learner_days group by i, user_id),
       active as (select i, count(*)::int as active, sum(days)::int as active_days from learners group by i)
       select b.i,
         (select count(*) from users where created_at >= b.s and created_at < b.e)::int as sign_ups,
@@ -197,7 +210,8 @@ export async function getTimeline(db: Database, admin: Actor, window: Window): P
       revenue: n("revenue"),
       refunds: n("refunds"),
       activeLearners: n("active"),
-      dailyActiveLearners: n("days") > 0 ? Math.round((n("active_days") / n("days")) * 10) / 10 : 0,
+      // A day cut by the span's edge counts on both sides: never more than the span's learners.
+      dailyActiveLearners: n("days") > 0 ? Math.min(n("active"), Math.round((n("active_days") / n("days")) * 10) / 10) : 0,
     };
   });
 }

@@ -45,9 +45,10 @@ export async function buildReport(db: Database, admin: Actor, kind: ReportKind, 
     case "utilisateurs": {
       const rows = await queryRows<{ name: string; email: string; role: string; created_at: string; courses: number }>(
         db,
-        sql`select trim(u.first_name || ' ' || u.last_name) as name, u.email, u.role, u.created_at,
-            (select count(*) from enrolments e where e.user_id = u.id and e.activated_at is not null)::int as courses
-          from users u order by u.created_at desc`,
+        sql`select trim(u.first_name || ' ' || u.last_name) as name, u.email, u.role, u.created_at, coalesce(e.courses, 0) as courses
+          from users u left join (select user_id, count(*)::int as courses from enrolments
+            where activated_at is not null group by user_id) e on e.user_id = u.id
+          order by u.created_at desc`,
       );
       const fresh = rows.filter((row) => new Date(row.created_at) >= from).length;
       return {

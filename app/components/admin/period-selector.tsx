@@ -1,4 +1,4 @@
-import { RefreshCw } from "lucide-react";
+import { RefreshCw } from "~/components/icons";
 import { Form } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import { financePeriodIds, financePeriods, type FinancePeriod } from "~/lib/finance";

@@ -1,4 +1,4 @@
-import { GraduationCap, ShieldCheck, UserPlus, Users, BookOpen } from "lucide-react";
+import { GraduationCap, ShieldCheck, UserPlus, Users, BookOpen } from "~/components/icons";
 import { plural } from "~/lib/format";
 import { StatCard } from "~/components/ui/stat-card";
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
-import ArrowLeft from "lucide-react/icons/arrow-left";
+import { ArrowLeft } from "~/components/icons";
 import { LogoMark } from "~/components/public/logo";
 import { Button } from "~/components/ui/button";
 import { cx } from "~/components/ui/control";

@@ -1,4 +1,4 @@
-import { Share2 } from "lucide-react";
+import { Share2 } from "~/components/icons";
 import { toast } from "sonner";
 import { buttonClasses } from "~/components/ui/button";
 

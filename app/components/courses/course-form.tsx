@@ -1,4 +1,4 @@
-import { Plus, Save, X } from "lucide-react";
+import { Plus, Save, X } from "~/components/icons";
 import { useRef, useState, type KeyboardEvent } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { Button, buttonClasses } from "~/components/ui/button";

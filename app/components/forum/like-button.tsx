@@ -1,4 +1,4 @@
-import { Heart } from "lucide-react";
+import { Heart } from "~/components/icons";
 import { useFetcher } from "react-router";
 import { cx } from "~/components/ui/control";
 import { plural } from "~/lib/format";

@@ -1,4 +1,4 @@
-import { CircleCheck, Circle, PlayCircle } from "lucide-react";
+import { CircleCheck, Circle, PlayCircle } from "~/components/icons";
 import { Link, href } from "react-router";
 import { formatMinutes } from "~/lib/format";
 

@@ -1,4 +1,4 @@
-import { Video } from "lucide-react";
+import { Video } from "~/components/icons";
 import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
 

@@ -1,4 +1,4 @@
-import { CalendarPlus, Check } from "lucide-react";
+import { CalendarPlus, Check } from "~/components/icons";
 import { Form, href } from "react-router";
 import { Button } from "~/components/ui/button";
 import { JoinButton } from "./join-button";

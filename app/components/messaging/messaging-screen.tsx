@@ -1,4 +1,4 @@
-import { ArrowLeft, MessageSquarePlus, Search, Send, Users } from "lucide-react";
+import { ArrowLeft, MessageSquarePlus, Search, Send, Users } from "~/components/icons";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { Form, Link, useFetcher, useNavigation } from "react-router";
 import { PostText } from "~/components/forum/post-text";

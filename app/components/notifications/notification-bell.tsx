@@ -1,4 +1,4 @@
-import { Bell } from "lucide-react";
+import { Bell } from "~/components/icons";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, useFetcher, useNavigate } from "react-router";
 import { toast } from "sonner";

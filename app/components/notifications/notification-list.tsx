@@ -1,4 +1,4 @@
-import { Award, Bell, CalendarClock, CreditCard, MessageCircle, MessagesSquare, ShieldCheck } from "lucide-react";
+import { Award, Bell, CalendarClock, CreditCard, MessageCircle, MessagesSquare, ShieldCheck } from "~/components/icons";
 import { Form, useFetcher } from "react-router";
 import { cx } from "~/components/ui/control";
 import { notificationKinds, type NotificationKind } from "~/lib/notifications";

@@ -1,4 +1,4 @@
-import { CloudDownload, HardDrive } from "lucide-react";
+import { CloudDownload, HardDrive } from "~/components/icons";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { ProgressBar } from "~/components/learning/progress-bar";

@@ -1,4 +1,4 @@
-import { CloudUpload, X } from "lucide-react";
+import { CloudUpload, X } from "~/components/icons";
 import { useEffect, useState } from "react";
 import { Link, useRevalidator } from "react-router";
 import {

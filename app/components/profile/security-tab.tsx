@@ -1,5 +1,5 @@
 import { Form, Link } from "react-router";
-import { KeyRound, LogOut, Monitor, ShieldCheck, Smartphone } from "lucide-react";
+import { KeyRound, LogOut, Monitor, ShieldCheck, Smartphone } from "~/components/icons";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";

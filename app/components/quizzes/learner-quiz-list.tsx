@@ -1,4 +1,4 @@
-import { ClipboardCheck } from "lucide-react";
+import { ClipboardCheck } from "~/components/icons";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
-import { GraduationCap, LogOut, Menu, PanelLeftClose, PanelLeftOpen, Search, X } from "lucide-react";
+import { GraduationCap, LogOut, Menu, PanelLeftClose, PanelLeftOpen, Search, X } from "~/components/icons";
 import { OfflineSync } from "~/components/offline/offline-sync";
 import { NotificationBell } from "~/components/notifications/notification-bell";
 import { RealtimeProvider } from "~/components/realtime/realtime";

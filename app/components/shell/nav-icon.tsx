@@ -21,11 +21,11 @@ import {
   Video,
   Wallet,
   Receipt,
-  type LucideIcon,
-} from "lucide-react";
+  type IconComponent,
+} from "~/components/icons";
 import type { NavIcon } from "~/lib/sidebar";
 
-const icons: Record<NavIcon, LucideIcon> = {
+const icons: Record<NavIcon, IconComponent> = {
   dashboard: LayoutDashboard,
   profile: User,
   formations: BookOpen,

@@ -1,6 +1,6 @@
 import type { ComponentProps, ReactNode } from "react";
 import { Dialog as DialogPrimitive } from "radix-ui";
-import { X } from "lucide-react";
+import { X } from "~/components/icons";
 import { cx } from "./control";
 
 export const Dialog = DialogPrimitive.Root;

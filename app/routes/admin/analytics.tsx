@@ -1,4 +1,4 @@
-import { Activity, CheckCircle2, Download, GraduationCap, Wallet } from "lucide-react";
+import { Activity, CheckCircle2, Download, GraduationCap, Wallet } from "~/components/icons";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
 import { getAdvancedAnalytics, windowOf, type Trend } from "~/.server/reports";

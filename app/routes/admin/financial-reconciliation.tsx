@@ -1,4 +1,4 @@
-import { Scale } from "lucide-react";
+import { Scale } from "~/components/icons";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";

@@ -1,4 +1,4 @@
-import { Banknote, Download, Percent, Receipt, RotateCcw, Scale, TrendingUp, Wallet } from "lucide-react";
+import { Banknote, Download, Percent, Receipt, RotateCcw, Scale, TrendingUp, Wallet } from "~/components/icons";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";

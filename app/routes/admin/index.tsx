@@ -1,4 +1,4 @@
-import { BookOpen, CheckCircle2, ClipboardList, Download, GraduationCap, Users, Wallet } from "lucide-react";
+import { BookOpen, CheckCircle2, ClipboardList, Download, GraduationCap, Users, Wallet } from "~/components/icons";
 import { Link, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { listReports } from "~/.server/finance";

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigation } from "react-router";
 import { useHydrated } from "~/components/ui/use-hydrated";
-import { Download, UserPlus } from "lucide-react";
+import { Download, UserPlus } from "~/components/icons";
 import { dbContext, envContext, userContext } from "~/.server/context";
 import { isAppError } from "~/.server/errors";
 import { formFailure } from "~/.server/http/errors";

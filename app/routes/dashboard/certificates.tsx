@@ -1,4 +1,4 @@
-import { Award, BadgeCheck, BookOpen, Download, GraduationCap, Hourglass, ShieldCheck, Star, TrendingUp } from "lucide-react";
+import { Award, BadgeCheck, BookOpen, Download, GraduationCap, Hourglass, ShieldCheck, Star, TrendingUp } from "~/components/icons";
 import { Link, href } from "react-router";
 import { issuerUrls, listMyCertificates } from "~/.server/certificates";
 import { getInstitute } from "~/.server/catalogue";

@@ -1,4 +1,4 @@
-import { CalendarClock, Video } from "lucide-react";
+import { CalendarClock, Video } from "~/components/icons";
 import { Link, redirect, href } from "react-router";
 import { getCourseBySlug } from "~/.server/catalogue";
 import { dbContext, userContext } from "~/.server/context";

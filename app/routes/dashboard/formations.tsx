@@ -1,4 +1,4 @@
-import { BookOpen, CalendarClock, Clock, Receipt, Search, Users } from "lucide-react";
+import { BookOpen, CalendarClock, Clock, Receipt, Search, Users } from "~/components/icons";
 import { Link, href } from "react-router";
 import { z } from "zod";
 import { listCategories } from "~/.server/catalogue";

@@ -1,4 +1,4 @@
-import { ArrowLeft, EyeOff, Flag, Lock, Pin } from "lucide-react";
+import { ArrowLeft, EyeOff, Flag, Lock, Pin } from "~/components/icons";
 import type { ReactNode } from "react";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-import { Flag, Hash, Lock, MessageSquare, Pin, Plus, Search } from "lucide-react";
+import { Flag, Hash, Lock, MessageSquare, Pin, Plus, Search } from "~/components/icons";
 import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";

@@ -1,4 +1,4 @@
-import { Award, BookOpen, CalendarClock, Clock, TrendingUp } from "lucide-react";
+import { Award, BookOpen, CalendarClock, Clock, TrendingUp } from "~/components/icons";
 import { Link, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { countMyCertificates } from "~/.server/certificates";

@@ -1,4 +1,4 @@
-import { ArrowLeft, ArrowRight, CircleCheck, CloudUpload } from "lucide-react";
+import { ArrowLeft, ArrowRight, CircleCheck, CloudUpload } from "~/components/icons";
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { Form, Link, useNavigation, href } from "react-router";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-import { Download } from "lucide-react";
+import { Download } from "~/components/icons";
 import { Form, isRouteErrorResponse, Link, useNavigation, href } from "react-router";
 import { getInstitute } from "~/.server/catalogue";
 import { dbContext, userContext } from "~/.server/context";

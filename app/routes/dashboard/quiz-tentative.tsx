@@ -1,4 +1,4 @@
-import { CircleCheck, CircleX, Clock, CloudUpload } from "lucide-react";
+import { CircleCheck, CircleX, Clock, CloudUpload } from "~/components/icons";
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, useFetcher, useNavigation, type ShouldRevalidateFunctionArgs, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";

@@ -1,4 +1,4 @@
-import { ClipboardCheck, Clock, CloudUpload, RotateCcw, Target } from "lucide-react";
+import { ClipboardCheck, Clock, CloudUpload, RotateCcw, Target } from "~/components/icons";
 import { useState } from "react";
 import { Form, Link, useNavigation, useRevalidator, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";

@@ -1,4 +1,4 @@
-import { CalendarDays } from "lucide-react";
+import { CalendarDays } from "~/components/icons";
 import { Form, Link } from "react-router";
 import { z } from "zod";
 import { safeRedirect } from "~/.server/auth/redirect";

@@ -1,4 +1,4 @@
-import { CloudDownload, CloudUpload, Trash2 } from "lucide-react";
+import { CloudDownload, CloudUpload, Trash2 } from "~/components/icons";
 import { useCallback, useEffect, useState } from "react";
 import { Link, href } from "react-router";
 import { userContext } from "~/.server/context";

@@ -1,4 +1,4 @@
-import { Search } from "lucide-react";
+import { Search } from "~/components/icons";
 import { Form, Link } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { globalSearch } from "~/.server/search";

@@ -1,4 +1,4 @@
-import { Award, BarChart3, CheckCircle2, Users, Video } from "lucide-react";
+import { Award, BarChart3, CheckCircle2, Users, Video } from "~/components/icons";
 import { Form, Link, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { listSessionCourses } from "~/.server/live-sessions";

@@ -1,4 +1,4 @@
-import { Percent, Wallet, WalletCards } from "lucide-react";
+import { Percent, Wallet, WalletCards } from "~/components/icons";
 import { dbContext, userContext } from "~/.server/context";
 import { listInstructorCommissions } from "~/.server/finance";
 import { orHttpError } from "~/.server/http/errors";

@@ -1,4 +1,4 @@
-import { FileText, HardDrive, Upload, Video } from "lucide-react";
+import { FileText, HardDrive, Upload, Video } from "~/components/icons";
 import { data, Link } from "react-router";
 import { dbContext, envContext, userContext } from "~/.server/context";
 import {

@@ -1,4 +1,4 @@
-import { BookOpen, CircleDollarSign, Download, FilePen, Plus, Send, Users } from "lucide-react";
+import { BookOpen, CircleDollarSign, Download, FilePen, Plus, Send, Users } from "~/components/icons";
 import { Form, isRouteErrorResponse, Link, useNavigation, href } from "react-router";
 import { z } from "zod";
 import { listCategories } from "~/.server/catalogue";

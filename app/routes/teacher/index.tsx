@@ -1,4 +1,4 @@
-import { Award, BookOpen, CalendarPlus, Clock, MessageSquare, Plus, Users } from "lucide-react";
+import { Award, BookOpen, CalendarPlus, Clock, MessageSquare, Plus, Users } from "~/components/icons";
 import { Link, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { listManagedSessions } from "~/.server/live-sessions";

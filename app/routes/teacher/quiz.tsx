@@ -1,4 +1,4 @@
-import { BarChart3, ClipboardList, Download, Pencil, Plus, Target, Trash2, Users } from "lucide-react";
+import { BarChart3, ClipboardList, Download, Pencil, Plus, Target, Trash2, Users } from "~/components/icons";
 import { data, Form, Link } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { isAppError } from "~/.server/errors";

@@ -1,4 +1,4 @@
-import { CalendarPlus, Users } from "lucide-react";
+import { CalendarPlus, Users } from "~/components/icons";
 import { Link, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { listManagedSessions } from "~/.server/live-sessions";

@@ -1,4 +1,4 @@
-import { Check, MessageSquare } from "lucide-react";
+import { Check, MessageSquare } from "~/components/icons";
 import { Link } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { orHttpError } from "~/.server/http/errors";

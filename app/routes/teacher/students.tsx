@@ -1,4 +1,4 @@
-import { Download } from "lucide-react";
+import { Download } from "~/components/icons";
 import { Link, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { listSessionCourses } from "~/.server/live-sessions";

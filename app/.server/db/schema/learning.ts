@@ -3,7 +3,7 @@
  * learners counted per course; payments opens and closes enrolments by calling it.
  */
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, date, index, integer, pgEnum, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { users } from "./auth";
 import { courses, lessons } from "./courses";
 
@@ -81,3 +81,23 @@ export const courseLearnerCounts = pgTable("course_learner_counts", {
     .references(() => courses.id, { onDelete: "cascade" }),
   learners: integer("learners").notNull().default(0),
 });
+
+/**
+ * The days each learner did something (touched or completed a lesson, sent a quiz attempt), with
+ * the first and last moment of that day, for the administration's analytics (active learners).
+ * Written by the database itself (triggers on lesson_progress and quiz_attempts, drizzle/0019),
+ * whoever writes those rows; never written by the code. A lesson touched again later keeps the
+ * earlier day here, where lesson_progress keeps only the last touch. Days are Bamako's (UTC).
+ */
+export const learnerActivityDays = pgTable(
+  "learner_activity_days",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    firstAt: timestamp("first_at", { withTimezone: true }).notNull(),
+    lastAt: timestamp("last_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.day] }), index("learner_activity_days_day_idx").on(table.day)],
+);
