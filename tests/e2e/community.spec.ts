@@ -24,6 +24,23 @@ test.describe("forum", () => {
     await author.getByLabel("Titre").fill(title);
     await author.getByLabel("Contenu").fill("Par quel module commencer ? #IA #python");
     await author.getByLabel("Catégorie", { exact: true }).selectOption("intelligence-artificielle");
+    // The new post's live event reaches this very page while the redirect still loads it, as on a
+    // busy server: held back here (on the context, which sees the service worker's requests), that
+    // load must still be the one shown, with its one-time toast.
+    let heldBack = false;
+    await author.context().route(
+      (url) => url.pathname === "/dashboard/forum.data",
+      async (route) => {
+        if (heldBack || route.request().method() !== "GET") return route.fallback();
+        heldBack = true;
+        // The server answers at once that the toast is handed over (its cookie is spent), and the rest comes late.
+        const headers = await route.request().allHeaders();
+        await author.context().clearCookies({ name: "campus_toast" });
+        const response = await route.fetch({ headers });
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        await route.fulfill({ response });
+      },
+    );
     await author.getByRole("button", { name: "Publier" }).click();
     // The post, its redirect and the page may take more than 5 s on a busy machine: wait longer for the toast.
     await expect(author.getByText("Votre post a été publié avec succès")).toBeVisible({ timeout: 15_000 });

@@ -1,5 +1,5 @@
 import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
-import { useRevalidator } from "react-router";
+import { useNavigation, useRevalidator } from "react-router";
 import type { RealtimeEventData } from "~/lib/realtime";
 import { RealtimeConnection, type RealtimeStatus } from "~/lib/realtime-client";
 
@@ -53,19 +53,29 @@ export function useRealtimeStatus(): RealtimeStatus {
 
 /**
  * Reloads the page's data (its loaders, which check who may see what) when one of `topics` has
- * news, or after a reconnection: at most once per `minIntervalMs`, never while a reload runs.
+ * news, or after a reconnection: at most once per 150 ms, and never over a navigation or a reload
+ * under way but after it. Interrupting one would drop what its answer carried once only, such as
+ * the toast after a redirect (the user's own post is news on the very page it leads to).
  */
 export function useLiveRevalidation(topics: Array<string | null>, accept: (event: RealtimeEventData) => boolean = () => true) {
   const revalidator = useRevalidator();
-  const state = useRef<{ timer?: ReturnType<typeof setTimeout> }>({});
+  const loading = useNavigation().state !== "idle" || revalidator.state !== "idle";
+  const state = useRef<{ timer?: ReturnType<typeof setTimeout>; loading: boolean; waiting: boolean }>({ loading, waiting: false });
+  state.current.loading = loading;
   const revalidate = useRef(() => {});
   revalidate.current = () => {
     if (state.current.timer) return;
     state.current.timer = setTimeout(() => {
       state.current.timer = undefined;
-      void revalidator.revalidate();
+      if (state.current.loading) state.current.waiting = true;
+      else void revalidator.revalidate();
     }, 150);
   };
+  useEffect(() => {
+    if (loading || !state.current.waiting) return;
+    state.current.waiting = false;
+    revalidate.current();
+  }, [loading]);
   useEffect(() => () => clearTimeout(state.current.timer), []);
   const connection = useContext(RealtimeContext);
   const key = topics.filter(Boolean).join("|");
