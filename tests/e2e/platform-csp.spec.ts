@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { waitForHydration } from "./hydration";
 
 // The Content-Security-Policy carries a per-request nonce instead of 'unsafe-inline'
 // (docs/decisions/0005-csp-nonce-and-caching.md): a React page must still hydrate, with no violation.
@@ -21,8 +22,7 @@ test("pages hydrate under the nonce-based CSP, with no violation", async ({ page
   expect(csp).not.toContain("unsafe-inline';script-src-attr");
   expect(csp.match(/script-src [^;]*/)![0]).not.toContain("unsafe-inline");
 
-  // hydrateRoot(document, ...) marks the document once React has taken over.
-  await expect.poll(() => page.evaluate(() => Object.keys(document).some((key) => key.startsWith("__reactContainer")))).toBe(true);
+  await waitForHydration(page);
   expect(await page.evaluate(() => (window as unknown as { __cspViolations: string[] }).__cspViolations)).toEqual([]);
   expect(consoleErrors.filter((text) => /Content Security Policy|hydrat/i.test(text))).toEqual([]);
 

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./axe";
+import { waitForHydration } from "./hydration";
 import { demoAccounts as accounts, signInAs } from "./sign-in";
 
 const sidebar = (page: Page) => page.locator("#barre-laterale");
@@ -131,11 +132,14 @@ test("the sidebar collapse is kept across reloads and toggles with Ctrl+B", asyn
   await page.reload();
   await expect(sidebar(page)).toHaveAttribute("data-collapsed", "true");
 
+  // The shortcut is React's: until the reloaded page is hydrated, a key press does nothing.
+  await waitForHydration(page);
   await page.locator("body").click();
   await page.keyboard.press("Control+b");
   await expect(sidebar(page)).toHaveAttribute("data-collapsed", "false");
   await page.reload();
   await expect(sidebar(page)).toHaveAttribute("data-collapsed", "false");
+  await waitForHydration(page);
   await page.keyboard.press("Meta+b");
   await expect(sidebar(page)).toHaveAttribute("data-collapsed", "true");
 });

@@ -1,0 +1,6 @@
+import { expect, type Page } from "@playwright/test";
+
+/** Waits until React has taken over the page (hydrateRoot(document, ...) marks the document): its key and click handlers run. */
+export async function waitForHydration(page: Page) {
+  await expect.poll(() => page.evaluate(() => Object.keys(document).some((key) => key.startsWith("__reactContainer")))).toBe(true);
+}
