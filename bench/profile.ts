@@ -5,7 +5,7 @@
  * up, requests it BENCH_PROFILE_REQUESTS times (default 200, 4 at a time) as its role, stops the
  * server, and prints, for the samples taken during those requests only (not the start nor the
  * stop), the self time per package (from the bundle's `// node_modules/…` region comments) and
- * the heaviest functions. BENCH_PROFILE_PAGES lists `[role:]path` entries (role student, teacher
+ * the heaviest functions; BENCH_PROFILE_KEEP=<dir> keeps each .cpuprofile there. BENCH_PROFILE_PAGES lists `[role:]path` entries (role student, teacher
  * or admin; `lesson` stands for the lesson the demo student resumes). BENCH_SKIP_BUILD=1 reuses
  * the build. The summary guided the work written up in docs/performance.md.
  */
@@ -157,6 +157,12 @@ async function main() {
       const file = fs.readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
       console.log(`\n== ${engine}, ${target.role ? `${target.role} ` : ""}${target.path}`);
       if (file) summarise(path.join(profileDir, file), requests, { from: (stopped - loadStart) * 1000, to: (stopped - loadEnd) * 1000 });
+      if (file && process.env.BENCH_PROFILE_KEEP) {
+        const kept = path.join(process.env.BENCH_PROFILE_KEEP, `${engine}-${target.role ?? "anonyme"}-${target.path.replace(/\W+/g, "_")}.cpuprofile`);
+        fs.mkdirSync(process.env.BENCH_PROFILE_KEEP, { recursive: true });
+        fs.copyFileSync(path.join(profileDir, file), kept);
+        console.log(`Profil gardé : ${kept} (à ouvrir dans les outils de développement de Chromium)`);
+      }
       fs.rmSync(profileDir, { recursive: true, force: true });
     }
   } finally {
