@@ -22,6 +22,17 @@ test.describe("forum", () => {
     await author.getByRole("button", { name: "Publier" }).click();
     await expect(author.getByRole("alert")).toHaveText("Veuillez remplir tous les champs");
     await author.getByLabel("Titre").fill(title);
+    // Someone else posts meanwhile: the list reloads live, and the form stays open with what was typed.
+    const teacher = await pageOf(teacherAccount);
+    const other = `Ressources solaires ${Date.now()}`;
+    const posted = await teacher.request.post("/dashboard/forum", {
+      form: { intent: "create", title: other, body: "Voici mes fiches sur les batteries.", category: "questions-generales" },
+      headers: { Origin: new URL(author.url()).origin },
+      maxRedirects: 0,
+    });
+    expect(posted.status()).toBe(302);
+    await expect(author.getByRole("article").filter({ hasText: other })).toBeVisible();
+    await expect(author.getByLabel("Titre")).toHaveValue(title);
     await author.getByLabel("Contenu").fill("Par quel module commencer ? #IA #python");
     await author.getByLabel("Catégorie", { exact: true }).selectOption("intelligence-artificielle");
     // The new post's live event reaches this very page while the redirect still loads it, as on a
@@ -48,7 +59,6 @@ test.describe("forum", () => {
     await expect(card.getByRole("link", { name: "#ia" })).toBeVisible();
     await expectNoSeriousA11yViolations(author);
 
-    const teacher = await pageOf(teacherAccount);
     await teacher.goto("/dashboard/forum?tag=python");
     await teacher.getByRole("link", { name: title }).click();
     await teacher.getByLabel("Votre réponse").fill("Commencez par Python & TensorFlow.");

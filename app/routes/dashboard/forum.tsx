@@ -225,7 +225,9 @@ export default function ForumPage({ loaderData, actionData }: Route.ComponentPro
               <h2 id="nouveau-post-titre" className="mb-4 text-lg font-semibold text-slate-900">
                 Nouveau post
               </h2>
-              <Form method="post" action={FORUM_PATH} noValidate className="space-y-4">
+              {/* Posted to the composing address: a refused post stays open there, even once a live
+                  reload (another learner's post) has cleared the action's answer. */}
+              <Form method="post" action={forumHref({ ...filters, composing: true })} noValidate className="space-y-4">
                 <input type="hidden" name="intent" value="create" />
                 {failure?.message && (
                   <p role="alert" className="rounded-md border border-red-300 bg-red-50 px-3 py-2 text-sm font-medium text-red-900">
