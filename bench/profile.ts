@@ -158,7 +158,10 @@ async function main() {
       console.log(`\n== ${engine}, ${target.role ? `${target.role} ` : ""}${target.path}`);
       if (file) summarise(path.join(profileDir, file), requests, { from: (stopped - loadStart) * 1000, to: (stopped - loadEnd) * 1000 });
       if (file && process.env.BENCH_PROFILE_KEEP) {
-        const kept = path.join(process.env.BENCH_PROFILE_KEEP, `${engine}-${target.role ?? "anonyme"}-${target.path.replace(/\W+/g, "_")}.cpuprofile`);
+        const kept = path.join(
+          process.env.BENCH_PROFILE_KEEP,
+          `${engine}-${target.role ?? "anonyme"}-${target.path.replace(/\W+/g, "_")}.cpuprofile`,
+        );
         fs.mkdirSync(process.env.BENCH_PROFILE_KEEP, { recursive: true });
         fs.copyFileSync(path.join(profileDir, file), kept);
         console.log(`Profil gardé : ${kept} (à ouvrir dans les outils de développement de Chromium)`);
