@@ -152,6 +152,10 @@ describe("resolved sessions in memory", () => {
       await other.db.delete(sessions).where(eq(sessions.userId, revoked.user.id));
       await vi.waitFor(async () => expect(await me(revoked.cookie)).toBeNull());
 
+      // Its late answers leave the browser's cookies alone: they may already hold a new session.
+      const late = await fetch(`${server.url}/moi`, { headers: { cookie: revoked.cookie } });
+      expect(late.headers.getSetCookie()).toEqual([]);
+
       const banned = await createSignedInUser(campus, handle.db);
       expect(await me(banned.cookie)).toMatchObject({ id: banned.user.id });
       await other.db.update(users).set({ banned: true }).where(eq(users.id, banned.user.id));

@@ -34,7 +34,7 @@ export function createCampusAuth(options: {
  *   TRUST_PROXY; a client's own value is overwritten);
  * - Better Auth's handler on /api/auth/*;
  * - for requests carrying a session cookie, the session is resolved once (idle timeout, absolute
- *   lifetime, deactivated accounts) and a refreshed cookie forwarded; `sessionOf(res)` gives it
+ *   lifetime, deactivated accounts) and a refreshed cookie forwarded (a dead one is not cleared); `sessionOf(res)` gives it
  *   to getLoadContext. With a `sessionCache` (./session-cache.ts), a cookie resolved a few
  *   seconds ago is answered from memory.
  */
@@ -64,7 +64,10 @@ export function mountAuth(app: express.Express, campusAuth: CampusAuth, options:
     }
     try {
       const { user, setCookies, session } = await resolveSession(auth, headers);
-      for (const cookie of setCookies) res.append("Set-Cookie", cookie);
+      // A refreshed cookie is forwarded. The cleared cookies of a dead session are not: this request
+      // may have left before the browser got a new session (a password change closes the others),
+      // and its late answer would wipe that new cookie. A dead cookie only leads to the sign-in page.
+      if (user) for (const cookie of setCookies) res.append("Set-Cookie", cookie);
       if (user && session && sessionCache) sessionCache.set(sessionCookie, user, session);
       res.locals.campusSession = Promise.resolve(user);
       next();
