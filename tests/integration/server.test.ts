@@ -68,13 +68,17 @@ async function waitUntilListening(started: Started, port: number, timeoutMs = 40
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
   void started.exited.then((code) => (exitCode = code));
+  // Several answers in a row: with WORKERS=2, the first may come from a worker while the other still starts (503).
+  let healthy = 0;
   while (Date.now() < deadline) {
     if (exitCode !== undefined) throw new Error(`server exited (${exitCode}) before listening:\n${started.output()}`);
     try {
       const response = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (response.ok) return;
+      healthy = response.ok ? healthy + 1 : 0;
+      if (healthy === 4) return;
+      if (response.ok) continue;
     } catch {
-      // not yet
+      healthy = 0;
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
