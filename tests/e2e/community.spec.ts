@@ -18,6 +18,8 @@ test.describe("forum", () => {
     const author = await pageOf(learner, phone);
     await author.goto("/dashboard/forum");
     await expect(author.getByRole("heading", { level: 1, name: "Forum" })).toBeVisible();
+    // The category chips scroll on their own: the page keeps the phone's width.
+    expect(await author.evaluate(() => document.documentElement.scrollWidth)).toBe(phone.viewport.width);
     await author.getByRole("link", { name: "Nouveau post" }).click();
     await author.getByRole("button", { name: "Publier" }).click();
     await expect(author.getByRole("alert")).toHaveText("Veuillez remplir tous les champs");

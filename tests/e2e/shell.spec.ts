@@ -36,8 +36,15 @@ test.describe("student/admin shell", () => {
     await expect(page.getByText("124h")).toHaveCount(0);
     await expectNoSeriousA11yViolations(page);
 
+    // The sidebar's plain anchors: hovering one prefetches its page's data, a click navigates in
+    // the app (the document, and this marker on its window, stay).
+    await waitForHydration(page);
+    await nav.getByRole("link", { name: "Mon Profil" }).hover();
+    await expect(page.locator('link[rel="prefetch"][href^="/dashboard/profile.data"]')).toHaveCount(1);
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     await nav.getByRole("link", { name: "Mon Profil" }).click();
     await expect(page).toHaveURL(/\/dashboard\/profile$/);
+    expect(await page.evaluate(() => "sameDocument" in window)).toBe(true);
     await expect(nav.getByRole("link", { name: "Mon Profil" })).toHaveAttribute("aria-current", "page");
     await expect(nav.getByRole("link", { name: "Tableau de Bord" })).not.toHaveAttribute("aria-current", "page");
   });
@@ -169,7 +176,7 @@ test("under 768 px the sidebar becomes a slide-over panel", async ({ page }) => 
   await page.setViewportSize({ width: 360, height: 740 });
   await signInAs(page, "student");
   await expect(sidebar(page)).toBeHidden();
-  const open = page.getByRole("banner").locator("summary", { hasText: "Ouvrir le menu" });
+  const open = page.locator("summary", { hasText: "Ouvrir le menu" });
   await open.click();
   const nav = page.getByRole("navigation", { name: "Navigation principale" });
   await expect(nav.getByRole("link", { name: "Mon Profil" })).toBeVisible();

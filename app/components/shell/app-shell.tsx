@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
-import { Form, Link, NavLink, useLocation } from "react-router";
+import { useCallback, useEffect, useRef, useState, type MouseEvent, type ReactNode } from "react";
+import { Form, Link, PrefetchPageLinks, useLocation, useNavigate } from "react-router";
 import { GraduationCap, LogOut, Menu, PanelLeftClose, PanelLeftOpen, Search, X } from "~/components/icons";
 import { OfflineSync } from "~/components/offline/offline-sync";
 import { NotificationBell } from "~/components/notifications/notification-bell";
@@ -103,20 +103,51 @@ export function AppShell({ kind, user, navigation, collapsed: initialCollapsed, 
             Aller au contenu
           </a>
 
-          {/* Desktop sidebar */}
+          {/* Under 768 px the sidebar is a slide-over panel: this <details> opens it without
+              JavaScript, and the aside, its next sibling, shows while it is open (peer-open). One
+              navigation serves both layouts. */}
+          <details ref={mobileMenu} className="peer group md:hidden">
+            <summary
+              className={cx(
+                "fixed top-3 left-3 z-50 flex cursor-pointer list-none items-center gap-2 rounded-md bg-white p-2 text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden",
+                "group-open:left-[15rem] group-open:shadow",
+              )}
+            >
+              <Menu aria-hidden="true" className="size-6 group-open:hidden" />
+              <X aria-hidden="true" className="hidden size-6 group-open:block" />
+              <span className="sr-only group-open:hidden">Ouvrir le menu</span>
+              <span className="sr-only hidden group-open:inline">Fermer le menu</span>
+            </summary>
+            <div
+              className="fixed inset-0 z-40 bg-slate-900/50"
+              aria-hidden="true"
+              onClick={() => {
+                if (mobileMenu.current) mobileMenu.current.open = false;
+              }}
+            />
+          </details>
+
           <aside
             id="barre-laterale"
             data-collapsed={collapsed ? "true" : "false"}
             className={cx(
-              "sticky top-0 hidden h-screen shrink-0 flex-col border-r border-slate-200 bg-white transition-[width] duration-200 md:flex",
-              collapsed ? "w-12" : "w-64",
+              "hidden flex-col bg-white",
+              "max-md:peer-open:fixed max-md:peer-open:inset-y-0 max-md:peer-open:left-0 max-md:peer-open:z-40 max-md:peer-open:flex max-md:peer-open:w-72 max-md:peer-open:max-w-[85vw] max-md:peer-open:overflow-y-auto max-md:peer-open:shadow-xl",
+              "md:sticky md:top-0 md:flex md:h-screen md:shrink-0 md:border-r md:border-slate-200 md:transition-[width] md:duration-200",
+              collapsed ? "md:w-12" : "md:w-64",
             )}
           >
-            <div className={cx("flex h-16 items-center border-b border-slate-200", collapsed ? "justify-center" : "justify-between px-3")}>
-              {!collapsed && <Brand kind={kind} />}
+            <div
+              className={cx(
+                "flex h-16 items-center justify-between border-b border-slate-200 px-3",
+                collapsed && "md:justify-center md:px-0",
+              )}
+            >
+              <Brand kind={kind} className={collapsed ? "md:hidden" : undefined} />
               <Form
                 method="post"
                 action="/barre-laterale"
+                className="max-md:hidden"
                 onSubmit={(event) => {
                   event.preventDefault();
                   toggleCollapsed();
@@ -148,38 +179,7 @@ export function AppShell({ kind, user, navigation, collapsed: initialCollapsed, 
           </aside>
 
           <div className="flex min-w-0 flex-1 flex-col">
-            <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white px-3 sm:px-5">
-              {/* Slide-over panel under 768 px */}
-              <details ref={mobileMenu} className="group md:hidden">
-                <summary
-                  className={cx(
-                    "flex cursor-pointer list-none items-center gap-2 rounded-md p-2 text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden",
-                    "group-open:fixed group-open:top-3 group-open:left-[15rem] group-open:z-50 group-open:bg-white group-open:shadow",
-                  )}
-                >
-                  <Menu aria-hidden="true" className="size-6 group-open:hidden" />
-                  <X aria-hidden="true" className="hidden size-6 group-open:block" />
-                  <span className="sr-only group-open:hidden">Ouvrir le menu</span>
-                  <span className="sr-only hidden group-open:inline">Fermer le menu</span>
-                </summary>
-                <div
-                  className="fixed inset-0 z-40 bg-slate-900/50"
-                  aria-hidden="true"
-                  onClick={() => {
-                    if (mobileMenu.current) mobileMenu.current.open = false;
-                  }}
-                />
-                <div className="fixed inset-y-0 left-0 z-40 flex w-72 max-w-[85vw] flex-col overflow-y-auto bg-white shadow-xl">
-                  <div className="flex h-16 items-center border-b border-slate-200 px-3">
-                    <Brand kind={kind} />
-                  </div>
-                  <SidebarNav navigation={navigation} collapsed={false} label="Navigation principale" />
-                  <div className="border-t border-slate-200 p-2">
-                    <SignOutButton collapsed={false} />
-                  </div>
-                </div>
-              </details>
-
+            <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white pr-3 pl-16 sm:pr-5 md:pl-5">
               <Form
                 method="get"
                 action={kind === "teacher" ? "/teacher/recherche" : "/dashboard/recherche"}
@@ -245,51 +245,77 @@ export function AppShell({ kind, user, navigation, collapsed: initialCollapsed, 
   );
 }
 
-function Brand({ kind }: { kind: ShellKind }) {
+function Brand({ kind, className }: { kind: ShellKind; className?: string }) {
   return (
-    <NavLink to={kind === "teacher" ? "/teacher" : "/dashboard"} className="flex min-w-0 items-center gap-2 font-bold text-brand-800">
+    <Link
+      to={kind === "teacher" ? "/teacher" : "/dashboard"}
+      className={cx("flex min-w-0 items-center gap-2 font-bold text-brand-800", className)}
+    >
       <GraduationCap aria-hidden="true" className="size-6 shrink-0" />
       <span className="truncate">{kind === "teacher" ? "Enseignement" : "Mon Espace"}</span>
-    </NavLink>
+    </Link>
   );
 }
 
+/**
+ * The sidebar's links are plain anchors: one click handler on the <nav> navigates in the app and
+ * one PrefetchPageLinks fetches the page the pointer or focus rests on; `data-discover` lets
+ * React Router's lazy route discovery learn their routes, as it does for a <Link>. A <NavLink> per item,
+ * rendered twice (sidebar and slide-over) on every signed-in page, cost about 5 % of a page's
+ * server CPU in path resolution alone (docs/performance.md).
+ */
 function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; collapsed: boolean; label: string }) {
   const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const [intent, setIntent] = useState<string | null>(null);
+
+  function followInApp(event: MouseEvent<HTMLElement>) {
+    const anchor = (event.target as Element).closest("a");
+    if (!anchor || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    void navigate(anchor.getAttribute("href")!);
+  }
+  function showIntent(event: { target: EventTarget }) {
+    const href = (event.target as Element).closest("a")?.getAttribute("href");
+    if (href && href !== pathname) setIntent(href);
+  }
+
   return (
-    <nav aria-label={label} className="flex-1 overflow-y-auto py-3">
+    <nav aria-label={label} className="flex-1 overflow-y-auto py-3" onClick={followInApp} onMouseOver={showIntent} onFocus={showIntent}>
       {navigation.map((group, index) => (
         <div key={group.label ?? `groupe-${index}`} className={cx(index > 0 && "mt-4 border-t border-slate-100 pt-3")}>
-          {group.label &&
-            (collapsed ? (
-              <span className="sr-only">{group.label}</span>
-            ) : (
-              <p className="px-4 pb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase">{group.label}</p>
-            ))}
-          <ul className={cx("space-y-0.5", collapsed ? "px-1" : "px-2")} aria-label={group.label}>
-            {group.items.map((item) => (
-              <li key={item.to}>
-                <Tooltip content={item.label} disabled={!collapsed}>
-                  {/* A string className (not NavLink's function): the tooltip's Slot merges class names as strings. */}
-                  <NavLink
-                    to={item.to}
-                    end={item.end}
-                    prefetch="intent"
-                    className={cx(
-                      "flex min-h-10 items-center gap-3 rounded-md text-sm font-medium transition-colors",
-                      collapsed ? "justify-center px-0" : "px-3",
-                      isActivePath(pathname, item) ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
-                    )}
-                  >
-                    <NavIconGlyph icon={item.icon} />
-                    <span className={collapsed ? "sr-only" : "truncate"}>{item.label}</span>
-                  </NavLink>
-                </Tooltip>
-              </li>
-            ))}
+          {group.label && (
+            <p className={cx("px-4 pb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase", collapsed && "md:sr-only")}>
+              {group.label}
+            </p>
+          )}
+          <ul className={cx("space-y-0.5 px-2", collapsed && "md:px-1")} aria-label={group.label}>
+            {group.items.map((item) => {
+              const active = isActivePath(pathname, item);
+              return (
+                <li key={item.to}>
+                  <Tooltip content={item.label} disabled={!collapsed}>
+                    <a
+                      href={item.to}
+                      data-discover="true"
+                      aria-current={active ? "page" : undefined}
+                      className={cx(
+                        "flex min-h-10 items-center gap-3 rounded-md text-sm font-medium transition-colors",
+                        collapsed ? "px-3 md:justify-center md:px-0" : "px-3",
+                        active ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
+                      )}
+                    >
+                      <NavIconGlyph icon={item.icon} />
+                      <span className={cx("truncate", collapsed && "md:sr-only")}>{item.label}</span>
+                    </a>
+                  </Tooltip>
+                </li>
+              );
+            })}
           </ul>
         </div>
       ))}
+      {intent && <PrefetchPageLinks page={intent} />}
     </nav>
   );
 }
@@ -304,11 +330,11 @@ function SignOutButton({ collapsed }: { collapsed: boolean }) {
           type="submit"
           className={cx(
             "flex min-h-10 w-full items-center gap-3 rounded-md text-sm font-medium text-red-700 hover:bg-red-50",
-            collapsed ? "justify-center" : "px-3",
+            collapsed ? "px-3 md:justify-center md:px-0" : "px-3",
           )}
         >
           <LogOut aria-hidden="true" className="size-5 shrink-0" />
-          <span className={collapsed ? "sr-only" : undefined}>Déconnexion</span>
+          <span className={cx(collapsed && "md:sr-only")}>Déconnexion</span>
         </button>
       </Tooltip>
     </form>

@@ -14,6 +14,8 @@ export function Toaster() {
   return (
     <Sonner
       position="top-right"
+      // On a phone the toasts span the width: below the top bar, they hide neither the menu nor the bell.
+      mobileOffset={{ top: "4.5rem", left: "1rem", right: "1rem" }}
       visibleToasts={1}
       duration={5000}
       closeButton

@@ -135,7 +135,7 @@ export default function ForumPage({ loaderData, actionData }: Route.ComponentPro
         )}
       </div>
 
-      <div className="grid gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-[16rem_minmax(0,1fr)]">
         <aside className="space-y-5" aria-label="Parcourir le forum">
           <Link to={forumHref({ ...filters, composing: true })} className={buttonClasses({ className: "w-full" })}>
             <Plus aria-hidden="true" className="size-5" />
