@@ -68,6 +68,23 @@ test.describe("forum", () => {
     await expect(teacher.getByText("Commencez par Python & TensorFlow.")).toBeVisible();
     await expectNoSeriousA11yViolations(teacher);
 
+    // A refused report stays open, with what was typed since, when the thread reloads live.
+    await teacher.locator("summary", { hasText: "Signaler" }).first().click();
+    await teacher.getByRole("button", { name: "Envoyer le signalement" }).click();
+    await expect(teacher.getByText("La raison est obligatoire.")).toBeVisible();
+    await teacher.getByLabel("Pourquoi signaler ce message ?").first().fill("Hors sujet");
+    const replied = await author.request.post(teacher.url(), {
+      form: { intent: "reply", body: "Merci, je commence par Python." },
+      headers: { Origin: new URL(teacher.url()).origin },
+      maxRedirects: 0,
+    });
+    expect(replied.status()).toBe(302);
+    await expect(teacher.getByText("Merci, je commence par Python.")).toBeVisible();
+    const reason = teacher.getByLabel("Pourquoi signaler ce message ?").first();
+    await expect(reason).toBeVisible();
+    await expect(reason).toHaveValue("Hors sujet");
+    await teacher.keyboard.press("Escape");
+
     // Without reloading: the author's bell counts it, and its list says who answered.
     await expect(bell(author)).toHaveAccessibleName(/non lue/);
     await bell(author).click();

@@ -11,6 +11,8 @@ export function Pager({
   pageCount,
   hrefFor,
   label,
+  previousText = "Page précédente",
+  nextText = "Page suivante",
   className,
 }: {
   page: number;
@@ -18,6 +20,9 @@ export function Pager({
   hrefFor: (page: number) => string;
   /** The navigation's accessible name (« Pages du forum »…). */
   label: string;
+  /** The links' texts, for lists that are not pages of a screen (« Réponses suivantes »…). */
+  previousText?: string;
+  nextText?: string;
   className?: string;
 }) {
   if (pageCount <= 1) return null;
@@ -28,11 +33,11 @@ export function Pager({
   );
   return (
     <nav aria-label={label} className={cx("flex items-center justify-between gap-3 text-sm", className)}>
-      {page > 1 ? link(page - 1, "Page précédente") : <span />}
+      {page > 1 ? link(page - 1, previousText) : <span />}
       <span className="text-slate-600">
         Page {page} sur {pageCount}
       </span>
-      {page < pageCount ? link(page + 1, "Page suivante") : <span />}
+      {page < pageCount ? link(page + 1, nextText) : <span />}
     </nav>
   );
 }

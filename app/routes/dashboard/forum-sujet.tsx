@@ -1,5 +1,5 @@
 import { ArrowLeft, EyeOff, Flag, Lock, Pin } from "~/components/icons";
-import type { ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
@@ -28,6 +28,7 @@ import { Button, buttonClasses } from "~/components/ui/button";
 import { cx } from "~/components/ui/control";
 import { Field } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
+import { Pager } from "~/components/ui/pager";
 import { Select } from "~/components/ui/select";
 import { Textarea } from "~/components/ui/textarea";
 import { formatDateTime, formatRelative } from "~/lib/dates";
@@ -282,7 +283,14 @@ export default function ForumThreadPage({ loaderData, actionData }: Route.Compon
         <h2 id="reponses" className="text-lg font-semibold text-slate-900">
           {plural(totalReplies, "réponse", "réponses")}
         </h2>
-        {pages > 1 && <Pager here={here} page={page} pages={pages} />}
+        <Pager
+          page={page}
+          pageCount={pages}
+          hrefFor={(to) => `${here}?page=${to}#reponses`}
+          label="Pages des réponses"
+          previousText="Réponses précédentes"
+          nextText="Réponses suivantes"
+        />
         <ol className="space-y-3">
           {replies.map((reply) => {
             const editFailureOfReply = failureOf<Record<string, string>>(actionData, "edit-reply");
@@ -356,7 +364,14 @@ export default function ForumThreadPage({ loaderData, actionData }: Route.Compon
             );
           })}
         </ol>
-        {pages > 1 && <Pager here={here} page={page} pages={pages} />}
+        <Pager
+          page={page}
+          pageCount={pages}
+          hrefFor={(to) => `${here}?page=${to}#reponses`}
+          label="Pages des réponses"
+          previousText="Réponses précédentes"
+          nextText="Réponses suivantes"
+        />
       </section>
 
       <section
@@ -433,8 +448,14 @@ function ReportForm({
   replyId?: number;
   failure: { fieldErrors: Record<string, string>; values?: Record<string, string> } | null;
 }) {
+  // Kept here rather than derived from the failure: a live reload of the thread clears the
+  // action's answer, and the refused report must stay open with what was typed.
+  const [open, setOpen] = useState(failure !== null);
+  useEffect(() => {
+    if (failure) setOpen(true);
+  }, [failure]);
   return (
-    <details className="group relative" open={failure ? true : undefined}>
+    <details className="group relative" open={open} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary
         className={cx(
           buttonClasses({ variant: "ghost", size: "sm" }),
@@ -459,29 +480,5 @@ function ReportForm({
         </Button>
       </Form>
     </details>
-  );
-}
-
-function Pager({ here, page, pages }: { here: string; page: number; pages: number }) {
-  return (
-    <nav aria-label="Pages des réponses" className="flex items-center justify-between gap-3 text-sm">
-      {page > 1 ? (
-        <Link to={`${here}?page=${page - 1}#reponses`} className={buttonClasses({ variant: "outline", size: "sm" })}>
-          Réponses précédentes
-        </Link>
-      ) : (
-        <span />
-      )}
-      <span className="text-slate-600">
-        Page {page} sur {pages}
-      </span>
-      {page < pages ? (
-        <Link to={`${here}?page=${page + 1}#reponses`} className={buttonClasses({ variant: "outline", size: "sm" })}>
-          Réponses suivantes
-        </Link>
-      ) : (
-        <span />
-      )}
-    </nav>
   );
 }
