@@ -170,30 +170,24 @@ export async function listLessonOutline(db: Database, courseId: number) {
 
 /** One lesson with its video and documents (the caller checks who may follow it). */
 export async function getLessonContent(db: Database, courseId: number, lessonId: number) {
-  const [lesson] = await db
-    .select()
-    .from(lessons)
-    .where(and(eq(lessons.id, lessonId), eq(lessons.courseId, courseId)));
-  if (!lesson) return null;
   const fileColumns = { id: files.id, name: files.originalName, size: files.size, contentType: files.contentType };
-  const [stored] = lesson.videoFileId
-    ? await db
-        .select({ ...fileColumns, renditions: videoTranscodes.renditions, posterKey: videoTranscodes.posterKey })
-        .from(files)
-        .leftJoin(videoTranscodes, eq(videoTranscodes.fileId, files.id))
-        .where(eq(files.id, lesson.videoFileId))
-    : [];
+  // The lesson and its uploaded video in one round trip.
+  const [found] = await db
+    .select({ lesson: lessons, video: fileColumns, renditions: videoTranscodes.renditions, posterKey: videoTranscodes.posterKey })
+    .from(lessons)
+    .leftJoin(files, eq(files.id, lessons.videoFileId))
+    .leftJoin(videoTranscodes, eq(videoTranscodes.fileId, files.id))
+    .where(and(eq(lessons.id, lessonId), eq(lessons.courseId, courseId)));
+  if (!found) return null;
+  const { lesson, video: stored, renditions, posterKey } = found;
   // The low-data versions made so far (app/.server/files/transcode.ts): the player offers them with their sizes.
   const video = stored && {
-    id: stored.id,
-    name: stored.name,
-    size: stored.size,
-    contentType: stored.contentType,
+    ...stored,
     versions: (["low", "high"] as const).flatMap((name) => {
-      const rendition = stored.renditions?.[name];
+      const rendition = renditions?.[name];
       return rendition ? [{ name, size: rendition.size, height: rendition.height }] : [];
     }),
-    poster: Boolean(stored.posterKey),
+    poster: Boolean(posterKey),
   };
   const attachments = await db
     .select(fileColumns)

@@ -109,26 +109,28 @@ export async function listAvailableCourses(db: Database, actor: Actor, filters: 
  * preview: nothing is recorded for them), as `canFollowCourse` says. Anyone else: an AppError saying why.
  */
 export async function getLearnerCourse(db: Database, actor: Actor, slug: string) {
-  const [course] = await db
+  // The course and the actor's enrolment in one round trip: every lesson and quiz page starts here.
+  const [found] = await db
     .select({
-      id: courses.id,
-      slug: courses.slug,
-      title: courses.title,
-      description: courses.description,
-      status: courses.status,
-      instructorId: courses.instructorId,
-      liveSessionUrl: courses.liveSessionUrl,
-      nextLiveAt: courses.nextLiveAt,
-      categoryName: categories.name,
+      course: {
+        id: courses.id,
+        slug: courses.slug,
+        title: courses.title,
+        description: courses.description,
+        status: courses.status,
+        instructorId: courses.instructorId,
+        liveSessionUrl: courses.liveSessionUrl,
+        nextLiveAt: courses.nextLiveAt,
+        categoryName: categories.name,
+      },
+      enrolment: enrolments,
     })
     .from(courses)
     .innerJoin(categories, eq(courses.categoryId, categories.id))
+    .leftJoin(enrolments, and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, actor.id)))
     .where(eq(courses.slug, slug));
-  if (!course) throw courseNotFound();
-  const [enrolment] = await db
-    .select()
-    .from(enrolments)
-    .where(and(eq(enrolments.userId, actor.id), eq(enrolments.courseId, course.id)));
+  if (!found) throw courseNotFound();
+  const { course, enrolment } = found;
   const following = Boolean(enrolment && FOLLOWING.includes(enrolment.status));
   if (!canFollowCourse(actor, course, following)) {
     if (enrolment?.status === "pending_payment") throw closed("pending_payment");
