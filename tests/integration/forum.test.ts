@@ -68,7 +68,7 @@ describe("posting", () => {
       pinned: false,
     });
     expect(thread.author).toEqual({ id: learner.id, name: "Aïssata Keïta", role: "user" });
-    expect(can).toEqual({ edit: true, delete: true, reply: true, moderate: false });
+    expect(can).toEqual({ edit: true, delete: true, reply: true, moderate: false, report: false });
   });
 
   it("limits how fast one person opens threads", async () => {
@@ -165,6 +165,14 @@ describe("reports", () => {
     await reportPost(handle.db, learner, { threadId: id }, { reason: "Spam encore" });
     await reportPost(handle.db, teacher, { threadId: id }, { reason: "Hors sujet" });
     expect(await refusal(reportPost(handle.db, learner, { threadId: id }, { reason: " " }))).toMatchObject({ code: "invalid" });
+    // Nobody reports their own post: the thread's author, nor a reply's.
+    expect(await refusal(reportPost(handle.db, other, { threadId: id }, { reason: "Le mien" }))).toMatchObject({ code: "forbidden" });
+    expect((await getThread(handle.db, other, id)).can.report).toBe(false);
+    expect((await getThread(handle.db, learner, id)).can.report).toBe(true);
+    const ownReply = await createReply(handle.db, learner, { id }, "Ma réponse");
+    expect(await refusal(reportPost(handle.db, learner, { threadId: id, replyId: ownReply.id }, { reason: "La mienne" }))).toMatchObject({
+      code: "forbidden",
+    });
     expect(await refusal(listOpenReports(handle.db, teacher))).toMatchObject({ code: "not_found" });
     const reports = (await listOpenReports(handle.db, admin)).filter((report) => report.threadId === id);
     expect(reports.map((report) => report.reason)).toEqual(["Spam", "Hors sujet"]);

@@ -26,6 +26,7 @@ import {
   canHandleReports,
   canModerateForum,
   canReadPost,
+  canReportPost,
   canReply,
   visibleRepliesWhere,
   visibleThreadsWhere,
@@ -272,6 +273,7 @@ export async function getThread(db: Database, actor: Actor, id: number, options:
       delete: canDeletePost(actor, thread),
       reply: canReply(actor, thread),
       moderate: canModerateForum(actor),
+      report: canReportPost(actor, thread),
     },
   };
 }
@@ -485,13 +487,17 @@ export async function reportPost(
   input: unknown,
   now = new Date(),
 ) {
+  let post;
   if (target.replyId) {
     const { reply } = await findReply(db, actor, target.replyId);
     if (reply.threadId !== target.threadId) throw AppError.notFound("Réponse introuvable.");
+    post = reply;
   } else {
     const thread = await findThread(db, target.threadId);
     if (!thread || !canReadPost(actor, thread)) throw AppError.notFound("Sujet introuvable.");
+    post = thread;
   }
+  if (!canReportPost(actor, post)) throw AppError.forbidden("Vous ne pouvez pas signaler votre propre message.");
   const data = validate(reportInput, input);
   await limitPosting(db, actor, "report", now);
   await db

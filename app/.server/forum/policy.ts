@@ -44,6 +44,11 @@ export function canReply(actor: Actor | null, thread: PostFacts & { locked: bool
   return canReadPost(actor, thread) && (!thread.locked || canModerateForum(actor));
 }
 
+/** One reports someone else's post, never one's own. */
+export function canReportPost(actor: Actor | null, post: PostFacts): boolean {
+  return canReadPost(actor, post) && !isSelf(actor, post.authorId);
+}
+
 export function canHandleReports(actor: Actor | null): boolean {
   return isAdmin(actor);
 }

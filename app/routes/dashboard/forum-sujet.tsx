@@ -146,6 +146,17 @@ export default function ForumThreadPage({ loaderData, actionData }: Route.Compon
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const here = `${FORUM_PATH}/${thread.id}`;
+  // Above and below the replies.
+  const repliesPager = (
+    <Pager
+      page={page}
+      pageCount={pages}
+      hrefFor={(to) => `${here}?page=${to}#reponses`}
+      label="Pages des réponses"
+      previousText="Réponses précédentes"
+      nextText="Réponses suivantes"
+    />
+  );
   useLiveRevalidation([`thread:${thread.id}`]);
   const replyFailure = failureOf<Record<string, string>>(actionData, "reply");
   const editFailure = failureOf<Record<string, string>>(actionData, "edit");
@@ -266,7 +277,7 @@ export default function ForumThreadPage({ loaderData, actionData }: Route.Compon
               <input type="hidden" name="intent" value="delete" />
             </Confirm>
           )}
-          <ReportForm failure={reportFailure?.values?.replyId ? null : reportFailure} />
+          {can.report && <ReportForm failure={reportFailure?.values?.replyId ? null : reportFailure} />}
         </div>
 
         {can.moderate && (
@@ -283,14 +294,7 @@ export default function ForumThreadPage({ loaderData, actionData }: Route.Compon
         <h2 id="reponses" className="text-lg font-semibold text-slate-900">
           {plural(totalReplies, "réponse", "réponses")}
         </h2>
-        <Pager
-          page={page}
-          pageCount={pages}
-          hrefFor={(to) => `${here}?page=${to}#reponses`}
-          label="Pages des réponses"
-          previousText="Réponses précédentes"
-          nextText="Réponses suivantes"
-        />
+        {repliesPager}
         <ol className="space-y-3">
           {replies.map((reply) => {
             const editFailureOfReply = failureOf<Record<string, string>>(actionData, "edit-reply");
@@ -364,14 +368,7 @@ export default function ForumThreadPage({ loaderData, actionData }: Route.Compon
             );
           })}
         </ol>
-        <Pager
-          page={page}
-          pageCount={pages}
-          hrefFor={(to) => `${here}?page=${to}#reponses`}
-          label="Pages des réponses"
-          previousText="Réponses précédentes"
-          nextText="Réponses suivantes"
-        />
+        {repliesPager}
       </section>
 
       <section
