@@ -106,6 +106,8 @@ test("a student edits the profile, changes the password, turns on two-factor and
     await page.getByLabel("Confirmer le nouveau mot de passe").fill(secondPassword);
     await page.getByRole("button", { name: "Changer le mot de passe" }).click();
     await expect(page.getByText("Vos autres sessions ont été fermées.")).toBeVisible();
+    // Still on this page: the bell's live reload waits for the answer and its new session cookie.
+    await expect(page).toHaveURL(/\/dashboard\/profile\?onglet=securite$/);
     // Still signed in on this device (a new session cookie came with the answer).
     await page.reload();
     await expect(page.getByRole("heading", { name: "Mon Profil" })).toBeVisible();
@@ -139,6 +141,8 @@ test("a student edits the profile, changes the password, turns on two-factor and
     await page.getByRole("button", { name: "Activer" }).click();
     await expect(page.getByTestId("codes-de-secours").getByRole("listitem")).toHaveCount(10);
     await expect(page.getByText("Double authentification activée").first()).toBeVisible();
+    // The security notice also arrives live, as a toast of its own: checked once it is there.
+    await expect(page.getByRole("region", { name: /^Notifications/ }).getByRole("button", { name: "Voir" })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await page.getByRole("link", { name: "J'ai noté mes codes" }).click();
     await expect(page.getByTestId("codes-de-secours")).toHaveCount(0);
