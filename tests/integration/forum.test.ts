@@ -173,6 +173,10 @@ describe("reports", () => {
     expect(await refusal(reportPost(handle.db, learner, { threadId: id, replyId: ownReply.id }, { reason: "La mienne" }))).toMatchObject({
       code: "forbidden",
     });
+    const replyRights = async (reader: typeof learner) =>
+      (await getThread(handle.db, reader, id)).replies.find((reply) => reply.id === ownReply.id)?.can;
+    expect(await replyRights(learner)).toEqual({ edit: true, delete: true, report: false });
+    expect(await replyRights(other)).toEqual({ edit: false, delete: false, report: true });
     expect(await refusal(listOpenReports(handle.db, teacher))).toMatchObject({ code: "not_found" });
     const reports = (await listOpenReports(handle.db, admin)).filter((report) => report.threadId === id);
     expect(reports.map((report) => report.reason)).toEqual(["Spam", "Hors sujet"]);

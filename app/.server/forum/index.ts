@@ -199,8 +199,10 @@ export async function forumOverview(db: Database, actor: Actor, now: Date) {
 
 export type ReplyView = { id: number; body: string; author: ForumAuthor; createdAt: Date; editedAt: Date | null; hidden: boolean };
 
-async function findThread(db: Database, id: number) {
+/** The thread, if `actor` may read it; otherwise not found, as if it did not exist. */
+async function findThread(db: Database, actor: Actor, id: number) {
   const [thread] = await db.select().from(forumThreads).where(eq(forumThreads.id, id));
+  if (!thread || !canReadPost(actor, thread)) throw AppError.notFound("Sujet introuvable.");
   return thread;
 }
 
@@ -256,14 +258,14 @@ export async function getThread(db: Database, actor: Actor, id: number, options:
       replyCount: thread.replyCount,
       likedByMe: Boolean(row.likedByMe),
     },
-    replies: replies.map((reply): ReplyView & { mine: boolean } => ({
+    replies: replies.map((reply): ReplyView & { can: { edit: boolean; delete: boolean; report: boolean } } => ({
       id: reply.id,
       body: reply.body,
       author: authorOf(reply),
       createdAt: reply.createdAt,
       editedAt: reply.editedAt,
       hidden: reply.hiddenAt !== null,
-      mine: reply.authorId === actor.id,
+      can: { edit: canEditPost(actor, reply), delete: canDeletePost(actor, reply), report: canReportPost(actor, reply) },
     })),
     page,
     pages,
@@ -305,8 +307,7 @@ export async function createThread(db: Database, actor: Actor, input: unknown, n
 
 /** The author rewrites their thread (title, text, category; tags follow the text). */
 export async function editThread(db: Database, actor: Actor, id: number, input: unknown, now = new Date()): Promise<void> {
-  const thread = await findThread(db, id);
-  if (!thread || !canReadPost(actor, thread)) throw AppError.notFound("Sujet introuvable.");
+  const thread = await findThread(db, actor, id);
   if (!canEditPost(actor, thread)) throw AppError.forbidden("Seul l'auteur peut modifier ce sujet.");
   const data = validatePost(threadInput, input);
   await db.transaction(async (tx) => {
@@ -320,8 +321,7 @@ export async function editThread(db: Database, actor: Actor, id: number, input: 
 
 /** The author deletes their thread, with its replies. */
 export async function deleteThread(db: Database, actor: Actor, id: number): Promise<void> {
-  const thread = await findThread(db, id);
-  if (!thread || !canReadPost(actor, thread)) throw AppError.notFound("Sujet introuvable.");
+  const thread = await findThread(db, actor, id);
   if (!canDeletePost(actor, thread)) throw AppError.forbidden("Seul l'auteur peut supprimer ce sujet.");
   await db.transaction(async (tx) => {
     await tx.delete(forumThreads).where(eq(forumThreads.id, id));
@@ -348,8 +348,7 @@ export async function replyToThread(
   input: unknown,
   now = new Date(),
 ): Promise<{ id: number }> {
-  const thread = await findThread(db, threadId);
-  if (!thread || !canReadPost(actor, thread)) throw AppError.notFound("Sujet introuvable.");
+  const thread = await findThread(db, actor, threadId);
   if (!canReply(actor, thread)) throw AppError.conflict("Ce sujet est verrouillé : il ne reçoit plus de réponses.", "locked");
   const data = validate(replyInput, input);
   await limitPosting(db, actor, "reply", now);
@@ -418,8 +417,7 @@ export async function deleteReply(db: Database, actor: Actor, replyId: number): 
 
 /** Likes the thread, or takes the like back: one like per person. Returns the new state. */
 export async function toggleLike(db: Database, actor: Actor, threadId: number): Promise<{ liked: boolean; likeCount: number }> {
-  const thread = await findThread(db, threadId);
-  if (!thread || !canReadPost(actor, thread)) throw AppError.notFound("Sujet introuvable.");
+  await findThread(db, actor, threadId);
   return db.transaction(async (tx) => {
     const removed = await tx
       .delete(forumLikes)
@@ -441,8 +439,7 @@ export type ModerationAction = "pin" | "unpin" | "lock" | "unlock" | "hide" | "u
 
 /** A teacher or an administrator pins, locks or hides a thread (and undoes it). */
 export async function moderateThread(db: Database, actor: Actor, threadId: number, action: ModerationAction, now = new Date()) {
-  const thread = await findThread(db, threadId);
-  if (!thread || !canReadPost(actor, thread)) throw AppError.notFound("Sujet introuvable.");
+  await findThread(db, actor, threadId);
   if (!canModerateForum(actor)) throw AppError.forbidden("Seuls les enseignants et les administrateurs modèrent le forum.");
   const change = {
     pin: { pinned: true },
@@ -487,16 +484,9 @@ export async function reportPost(
   input: unknown,
   now = new Date(),
 ) {
-  let post;
-  if (target.replyId) {
-    const { reply } = await findReply(db, actor, target.replyId);
-    if (reply.threadId !== target.threadId) throw AppError.notFound("Réponse introuvable.");
-    post = reply;
-  } else {
-    const thread = await findThread(db, target.threadId);
-    if (!thread || !canReadPost(actor, thread)) throw AppError.notFound("Sujet introuvable.");
-    post = thread;
-  }
+  const reply = target.replyId ? (await findReply(db, actor, target.replyId)).reply : null;
+  if (reply && reply.threadId !== target.threadId) throw AppError.notFound("Réponse introuvable.");
+  const post = reply ?? (await findThread(db, actor, target.threadId));
   if (!canReportPost(actor, post)) throw AppError.forbidden("Vous ne pouvez pas signaler votre propre message.");
   const data = validate(reportInput, input);
   await limitPosting(db, actor, "report", now);

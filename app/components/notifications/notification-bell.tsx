@@ -1,8 +1,8 @@
 import { Bell } from "~/components/icons";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Link, useFetcher, useNavigate, useNavigation } from "react-router";
+import { Link, useFetcher, useNavigate } from "react-router";
 import { toast } from "sonner";
-import { useRealtimeEvent, useRealtimeResync } from "~/components/realtime/realtime";
+import { useRealtimeEvent, useRealtimeResync, useWhenIdle } from "~/components/realtime/realtime";
 import { Popover, PopoverContent, PopoverTrigger } from "~/components/ui/popover";
 import { useHydrated } from "~/components/ui/use-hydrated";
 import { NotificationList, type NotificationView } from "./notification-list";
@@ -51,21 +51,10 @@ export function NotificationBell({ href, unread, userId }: { href: string; unrea
     if (readAll.state === "idle" && readAll.data) load();
   }, [readAll.state, readAll.data, load]);
 
-  // A live event never reloads the list while a form is sent or a page loads: the password
-  // change, for one, notifies before its answer brings the new session cookie, and a list asked
-  // with the old one would be sent to the sign-in page, taking the page along. It reloads after.
-  const busy = useNavigation().state !== "idle";
-  const deferred = useRef({ busy, waiting: false });
-  deferred.current.busy = busy;
-  const loadWhenIdle = useCallback(() => {
-    if (deferred.current.busy) deferred.current.waiting = true;
-    else load();
-  }, [load]);
-  useEffect(() => {
-    if (busy || !deferred.current.waiting) return;
-    deferred.current.waiting = false;
-    load();
-  }, [busy, load]);
+  // Not while a form is sent or a page loads: the password change, for one, notifies before its
+  // answer brings the new session cookie, and a list asked with the old one would be sent to the
+  // sign-in page, taking the page along.
+  const loadWhenIdle = useWhenIdle(load);
 
   useRealtimeEvent(`user:${userId}`, (event) => {
     if (event.type === "notification" && typeof event.id === "number") {

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 import { useNavigation, useRevalidator } from "react-router";
 import type { RealtimeEventData } from "~/lib/realtime";
 import { RealtimeConnection, type RealtimeStatus } from "~/lib/realtime-client";
@@ -52,6 +52,28 @@ export function useRealtimeStatus(): RealtimeStatus {
 }
 
 /**
+ * Returns a function that runs `callback` at once, or, while a navigation or a form is under way
+ * (or `busy`), once after it ends. A fetch sent meanwhile could carry a session cookie the answer
+ * under way is about to replace, and a reload would interrupt that answer.
+ */
+export function useWhenIdle(callback: () => void, busy = false): () => void {
+  const navigating = useNavigation().state !== "idle";
+  const idle = !busy && !navigating;
+  const state = useRef({ idle, waiting: false, callback });
+  state.current.idle = idle;
+  state.current.callback = callback;
+  useEffect(() => {
+    if (!idle || !state.current.waiting) return;
+    state.current.waiting = false;
+    state.current.callback();
+  }, [idle]);
+  return useCallback(() => {
+    if (state.current.idle) state.current.callback();
+    else state.current.waiting = true;
+  }, []);
+}
+
+/**
  * Reloads the page's data (its loaders, which check who may see what) when one of `topics` has
  * news, or after a reconnection: at most once per 150 ms, and never over a navigation or a reload
  * under way but after it. Interrupting one would drop what its answer carried once only, such as
@@ -59,24 +81,16 @@ export function useRealtimeStatus(): RealtimeStatus {
  */
 export function useLiveRevalidation(topics: Array<string | null>, accept: (event: RealtimeEventData) => boolean = () => true) {
   const revalidator = useRevalidator();
-  const loading = useNavigation().state !== "idle" || revalidator.state !== "idle";
-  const state = useRef<{ timer?: ReturnType<typeof setTimeout>; loading: boolean; waiting: boolean }>({ loading, waiting: false });
-  state.current.loading = loading;
-  const revalidate = useRef(() => {});
-  revalidate.current = () => {
-    if (state.current.timer) return;
-    state.current.timer = setTimeout(() => {
-      state.current.timer = undefined;
-      if (state.current.loading) state.current.waiting = true;
-      else void revalidator.revalidate();
+  const revalidateWhenIdle = useWhenIdle(() => void revalidator.revalidate(), revalidator.state !== "idle");
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const revalidate = useCallback(() => {
+    if (timer.current) return;
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      revalidateWhenIdle();
     }, 150);
-  };
-  useEffect(() => {
-    if (loading || !state.current.waiting) return;
-    state.current.waiting = false;
-    revalidate.current();
-  }, [loading]);
-  useEffect(() => () => clearTimeout(state.current.timer), []);
+  }, [revalidateWhenIdle]);
+  useEffect(() => () => clearTimeout(timer.current), []);
   const connection = useContext(RealtimeContext);
   const key = topics.filter(Boolean).join("|");
   const acceptRef = useRef(accept);
@@ -85,10 +99,10 @@ export function useLiveRevalidation(topics: Array<string | null>, accept: (event
     if (!connection || !key) return;
     const stops = key.split("|").map((topic) =>
       connection.subscribe(topic, (event) => {
-        if (acceptRef.current(event)) revalidate.current();
+        if (acceptRef.current(event)) revalidate();
       }),
     );
     return () => stops.forEach((stop) => stop());
-  }, [connection, key]);
-  useRealtimeResync(() => revalidate.current());
+  }, [connection, key, revalidate]);
+  useRealtimeResync(revalidate);
 }

@@ -298,7 +298,8 @@ export default function ForumThreadPage({ loaderData, actionData }: Route.Compon
         <ol className="space-y-3">
           {replies.map((reply) => {
             const editFailureOfReply = failureOf<Record<string, string>>(actionData, "edit-reply");
-            const editingReply = reply.mine && (editing === String(reply.id) || editFailureOfReply?.values?.replyId === String(reply.id));
+            const editingReply =
+              reply.can.edit && (editing === String(reply.id) || editFailureOfReply?.values?.replyId === String(reply.id));
             return (
               <li
                 key={reply.id}
@@ -336,7 +337,7 @@ export default function ForumThreadPage({ loaderData, actionData }: Route.Compon
                   <PostText text={reply.body} className="mt-3 text-sm" />
                 )}
                 <div className="mt-2 flex flex-wrap items-center gap-2">
-                  {reply.mine && !editingReply && (
+                  {reply.can.edit && !editingReply && (
                     <Link
                       to={`${here}?modifier=${reply.id}#reponse-${reply.id}`}
                       className={buttonClasses({ variant: "ghost", size: "sm" })}
@@ -344,7 +345,7 @@ export default function ForumThreadPage({ loaderData, actionData }: Route.Compon
                       Modifier
                     </Link>
                   )}
-                  {reply.mine && (
+                  {reply.can.delete && (
                     <Confirm label="Supprimer" question="Supprimer cette réponse ?">
                       <input type="hidden" name="intent" value="delete-reply" />
                       <input type="hidden" name="replyId" value={reply.id} />
@@ -360,7 +361,7 @@ export default function ForumThreadPage({ loaderData, actionData }: Route.Compon
                       </Button>
                     </Form>
                   )}
-                  {!reply.mine && (
+                  {reply.can.report && (
                     <ReportForm replyId={reply.id} failure={reportFailure?.values?.replyId === String(reply.id) ? reportFailure : null} />
                   )}
                 </div>
