@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
+import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { loadEnv } from "~/.server/env";
@@ -57,20 +58,45 @@ describe("/healthz", () => {
   it.runIf(process.env.DATABASE_URL)("answers 503 when the PostgreSQL database is dropped under it, and keeps running", async () => {
     const { url } = await startApp();
     expect((await fetch(url)).status).toBe(200); // a pooled connection is now open and idle
-    // createTestDatabase's close() ends our pool and drops the database; drop it without ending
-    // the pool instead, by using the admin connection directly.
-    const pg = (await import("pg")).default;
-    const result = (await database!.db.execute("select current_database() as name")) as unknown as { rows: { name: string }[] };
-    const name = result.rows[0]!.name;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    try {
-      await admin.query(`drop database ${name} with (force)`);
-    } finally {
-      await admin.end();
-    }
+    await dropDatabaseUnder(database!);
     const response = await fetch(url);
     expect(response.status).toBe(503);
     expect((await fetch(url)).status).toBe(503); // still serving
   });
+
+  it.runIf(process.env.DATABASE_URL)(
+    "fails a transaction under way when its connection is lost, without crashing the process",
+    async () => {
+      await startApp();
+      const uncaught: unknown[] = [];
+      const onUncaught = (error: unknown) => uncaught.push(error);
+      process.on("uncaughtException", onUncaught);
+      try {
+        // A transaction's client is checked out of the pool: the pool's own "error" listener is not on it.
+        const transaction = database!.db.transaction(async (tx) => {
+          await tx.execute(sql`select 1`);
+          await dropDatabaseUnder(database!);
+          await new Promise((resolve) => setTimeout(resolve, 200)); // the connection's end arrives meanwhile
+          await tx.execute(sql`select 1`);
+        });
+        await expect(transaction).rejects.toThrow();
+        expect(uncaught).toEqual([]);
+      } finally {
+        process.off("uncaughtException", onUncaught);
+      }
+    },
+  );
 });
+
+/** Drops the test database while the app's pool is still open (the handle's close() would end the pool first). */
+async function dropDatabaseUnder(handle: DatabaseHandle) {
+  const result = (await handle.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] };
+  const pg = (await import("pg")).default;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`drop database ${result.rows[0]!.name} with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
