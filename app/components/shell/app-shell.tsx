@@ -294,7 +294,8 @@ function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; 
               const active = isActivePath(pathname, item);
               return (
                 <li key={item.to}>
-                  <Tooltip content={item.label} disabled={!collapsed}>
+                  {/* Collapsed is a desktop state: the phone's panel shows the labels, so no tip there. */}
+                  <Tooltip content={item.label} disabled={!collapsed} className="max-md:hidden">
                     <a
                       href={item.to}
                       data-discover="true"
@@ -325,7 +326,7 @@ function SignOutButton({ collapsed }: { collapsed: boolean }) {
   return (
     <form method="post" action="/auth/deconnexion">
       <input type="hidden" name="scope" value="local" />
-      <Tooltip content="Déconnexion" disabled={!collapsed}>
+      <Tooltip content="Déconnexion" disabled={!collapsed} className="max-md:hidden">
         <button
           type="submit"
           className={cx(
