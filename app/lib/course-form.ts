@@ -8,6 +8,7 @@
 
 import { isCourseStatus, type CourseStatus } from "./course-status";
 import { fieldElementId, parseFormTab } from "./form-tabs";
+import { newRowKey, parseRowKey } from "./row-key";
 
 export type LessonValues = {
   /** Names the row in the page while it is edited and moved (never stored). */
@@ -49,11 +50,6 @@ export type CourseFormValues = {
   newPrerequisite: string;
   lessons: LessonValues[];
 };
-
-/** A row key unique enough within one form (crypto.randomUUID needs https outside localhost). */
-export function newRowKey(): string {
-  return `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-}
 
 export function emptyLesson(): LessonValues {
   return {
@@ -145,7 +141,7 @@ export function courseValuesFromFormData(form: FormData): CourseFormValues {
     if (field === "isFree") row.isFree = row.isFree || raw === "on" || raw === "true";
     else if (field === "attachmentIds")
       row.attachmentIds = raw && row.attachmentIds.length < 50 ? [...row.attachmentIds, raw] : row.attachmentIds;
-    else if (field === "key") row.key = /^[a-z0-9]{1,40}$/.test(raw) ? raw : row.key;
+    else if (field === "key") row.key = parseRowKey(raw) ?? row.key;
     else if (
       field === "id" ||
       field === "title" ||

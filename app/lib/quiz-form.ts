@@ -7,6 +7,7 @@
 
 import { isQuestionType, QUIZ_DEFAULTS, type QuestionType } from "./quiz";
 import { fieldElementId, parseFormTab } from "./form-tabs";
+import { newRowKey, parseRowKey } from "./row-key";
 
 export type QuestionValues = {
   /** Names the row in the page while it is edited and moved (never stored). */
@@ -38,10 +39,6 @@ export type QuizFormValues = {
   showCorrections: boolean;
   required: boolean;
 };
-
-export function newRowKey(): string {
-  return `r${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-}
 
 /** A question's fields for its type: four empty options and index 0 for a QCM, "true" for Vrai/Faux, nothing for a short answer. */
 export function resetForType(question: QuestionValues, type: QuestionType): QuestionValues {
@@ -120,7 +117,7 @@ export function quizValuesFromFormData(form: FormData): QuizFormValues {
       row.options = options;
     } else if (field === "type" && isQuestionType(raw)) row.type = raw;
     else if (field === "shownType" && isQuestionType(raw)) row.shownType = raw;
-    else if (field === "key") row.key = /^[a-z0-9]{1,40}$/.test(raw) ? raw : row.key;
+    else if (field === "key") row.key = parseRowKey(raw) ?? row.key;
     else if (field === "id" || field === "question" || field === "correctAnswer" || field === "points" || field === "explanation")
       row[field] = raw;
     rows.set(index, row);
