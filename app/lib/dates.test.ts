@@ -3,7 +3,9 @@ import {
   formatDate,
   formatDateTime,
   formatMonth,
+  formatMonthYear,
   formatNumericDate,
+  formatNumericDateTime,
   formatRelative,
   formatShortDate,
   formatWeekdayDateTime,
@@ -23,6 +25,9 @@ describe("French dates in Bamako time", () => {
     expect(formatShortDate(new Date("2026-01-03T08:00:00Z"))).toBe("3 janv. 2026");
     expect(formatNumericDate(new Date("2024-01-05T10:00:00Z"))).toBe("05/01/2024");
     expect(formatMonth(new Date("2026-02-10T00:00:00Z"))).toBe("févr.");
+    expect(formatMonthYear(new Date("2026-10-01T00:00:00Z"))).toBe("octobre 2026");
+    expect(formatNumericDateTime(new Date("2024-01-05T09:07:00Z"))).toBe("05/01/2024 09:07");
+    expect(formatNumericDateTime(lateEvening)).toBe("11/03/2026 23:30");
   });
 
   it("gives times on the 24-hour clock, Bamako's, with the weekday for sessions", () => {

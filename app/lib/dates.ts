@@ -9,7 +9,9 @@
  *   formatDateTime(d)        "12 mars 2026 à 14:05"
  *   formatWeekdayDateTime(d) "jeudi 12 mars 2026 à 18:00"     (live sessions)
  *   formatNumericDate(d)     "12/03/2026"                      (CSV)
+ *   formatNumericDateTime(d) "12/03/2026 14:05"                (CSV)
  *   formatMonth(d)           "mars", "janv."                   (chart axes)
+ *   formatMonthYear(d)       "mars 2026"                       (monthly statements)
  *   formatTime(d)            "14:05"
  *   formatChatTime(d, now)   "14:05" today, "hier à 14:05", else "12 mars 2026 à 14:05" (messages)
  *   formatRelative(d, now)   "à l'instant", "il y a 5 minutes", "hier", "dans 3 jours", "le 12 mars 2026"
@@ -109,6 +111,18 @@ const pad = (value: number, width = 2) => String(value).padStart(width, "0");
 export function formatNumericDate(date: Date): string {
   const { year, month, day } = numericParts(date);
   return `${pad(day)}/${pad(month)}/${year}`;
+}
+
+/** "12/03/2026 14:05". */
+export function formatNumericDateTime(date: Date): string {
+  const { year, month, day, hour, minute } = numericParts(date);
+  return `${pad(day)}/${pad(month)}/${year} ${pad(hour)}:${pad(minute)}`;
+}
+
+/** "mars 2026". */
+export function formatMonthYear(date: Date): string {
+  const parts = partsOf(date);
+  return `${parts.month} ${parts.year}`;
 }
 
 /** "mars", "janv.": a month on a chart's axis. */

@@ -1,3 +1,4 @@
+import { formatMonthYear } from "./dates";
 /** Finance as the admin screens name it: periods, payout statuses. Browser-safe. */
 
 /** The period selector of the admin screens: rolling windows ending now. */
@@ -47,9 +48,7 @@ export const commissionStateTones = {
 /** "2026-10" → "octobre 2026". */
 export function formatPeriodMonth(period: string): string {
   const [year, month] = period.split("-").map(Number);
-  return new Intl.DateTimeFormat("fr-FR", { month: "long", year: "numeric", timeZone: "UTC" }).format(
-    new Date(Date.UTC(year!, month! - 1, 1)),
-  );
+  return formatMonthYear(new Date(Date.UTC(year!, month! - 1, 1)));
 }
 
 /** A change between two figures as a signed percentage ("+12,5 %"), or null when there was nothing before. */

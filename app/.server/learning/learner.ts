@@ -8,6 +8,7 @@ import { containsText } from "../db/like";
 import { categories, courses, enrolments, lessonProgress, lessons, levels, payments } from "../db/schema";
 import { requestCompletionCheck } from "./completion";
 import { FOLLOWING, followsCourse, recomputeProgress, type Enrolment, type EnrolmentStatus } from "./enrolments";
+import { formatMonth } from "~/lib/dates";
 
 /**
  * Why a course's lessons stay closed to the actor: an AppError "not_found" (no such course, or
@@ -240,8 +241,6 @@ function monthStart(now: Date, offset: number): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - offset, 1));
 }
 
-const monthLabel = new Intl.DateTimeFormat("fr-FR", { month: "short", timeZone: "UTC" });
-
 /** Enrolments whose learner has begun: followed now, finished, or paused. */
 const STARTED: EnrolmentStatus[] = [...FOLLOWING, "paused"];
 
@@ -275,7 +274,7 @@ export async function getStudentDashboard(db: Database, actor: Actor, now = new 
         completedLessons.filter((lesson) => lesson.enrolmentId === row.enrolmentId && lesson.completedAt! < end).length / row.lessonCount,
     );
     const average = shares.length ? Math.round((shares.reduce((sum, share) => sum + share, 0) / shares.length) * 100) : 0;
-    return { month: monthLabel.format(start).replace(".", ""), progress: average };
+    return { month: formatMonth(start).replace(".", ""), progress: average };
   });
 
   const byDomain = new Map<string, number>();

@@ -1,5 +1,6 @@
 import { loadPdfKit } from "~/.server/pdfkit";
 import { formatFcfa } from "~/lib/format";
+import { formatDateTime } from "~/lib/dates";
 
 /** What a payment receipt shows; built by the payments capability from the payment row. */
 export interface ReceiptData {
@@ -21,24 +22,6 @@ export interface ReceiptData {
   recordedBy: string | null;
   status: "completed" | "refunded";
   refundedAt: Date | null;
-}
-
-// Dates on a receipt are the institute's (Bamako, UTC+0), whatever the server's zone.
-const dateTimeParts = new Intl.DateTimeFormat("fr-FR", {
-  timeZone: "Africa/Bamako",
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  hourCycle: "h23",
-});
-
-/** "22 novembre 2026 à 14:05", "1er janvier 2027 à 09:00": built from parts so ICU's spacing can't change it. */
-export function formatReceiptDate(date: Date): string {
-  const part = (type: Intl.DateTimeFormatPartTypes) => dateTimeParts.formatToParts(date).find((p) => p.type === type)?.value ?? "";
-  const day = part("day");
-  return `${day === "1" ? "1er" : day} ${part("month")} ${part("year")} à ${part("hour")}:${part("minute")}`;
 }
 
 export function methodLabel(method: ReceiptData["method"], detail: string | null): string {
@@ -203,7 +186,7 @@ export async function renderReceiptPdf(data: ReceiptData): Promise<Buffer> {
 
   row("Référence :", data.reference, { bold: true });
   if (data.receiptNumber) row("N° de reçu :", data.receiptNumber, { bold: true });
-  row("Date :", formatReceiptDate(data.paidAt));
+  row("Date :", formatDateTime(data.paidAt));
 
   y += 6;
   doc
@@ -246,7 +229,7 @@ export async function renderReceiptPdf(data: ReceiptData): Promise<Buffer> {
 
   if (refunded) {
     // A refunded receipt must not pass for proof of a standing payment.
-    const when = data.refundedAt ? `Remboursé le ${formatReceiptDate(data.refundedAt)}` : "Remboursé";
+    const when = data.refundedAt ? `Remboursé le ${formatDateTime(data.refundedAt)}` : "Remboursé";
     doc.font(FONT.bold).fontSize(13).fillColor(COLOR.refunded).text(when, left, y, { width: contentWidth });
     doc
       .font(FONT.regular)

@@ -7,6 +7,7 @@ import type { Database } from "../db/client";
 import { quizAttempts, quizzes, users } from "../db/schema";
 import { toCsv } from "../http/csv";
 import { getManagedQuiz } from "./authoring";
+import { formatNumericDateTime } from "~/lib/dates";
 
 /** The results view's filter and sort, read from the query string; anything unknown falls back to the default. */
 export const resultFiltersSchema = z.object({
@@ -87,14 +88,6 @@ export async function getQuizAnalytics(db: Database, actor: Actor, quizId: numbe
 }
 
 const CSV_HEADER = ["Nom", "Prénom", "E-mail", "Score", "Statut", "Tentative", "Date"] as const;
-const csvDate = new Intl.DateTimeFormat("fr-FR", {
-  timeZone: "Africa/Bamako",
-  day: "2-digit",
-  month: "2-digit",
-  year: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-});
 
 /** The results as filtered and sorted on screen, as a CSV named after the quiz plus "-resultats". */
 export async function exportQuizResultsCsv(db: Database, actor: Actor, quizId: number, filters?: ResultFilters) {
@@ -108,7 +101,7 @@ export async function exportQuizResultsCsv(db: Database, actor: Actor, quizId: n
       row.score.toLocaleString("fr-FR", { maximumFractionDigits: 2 }),
       row.passed ? "Réussi" : "Échoué",
       row.attemptNumber,
-      csvDate.format(row.submittedAt),
+      formatNumericDateTime(row.submittedAt),
     ]),
   );
   return { filename: `${slugify(quiz.title) || "quiz"}-resultats.csv`, body, count: results.length };

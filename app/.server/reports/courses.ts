@@ -9,6 +9,7 @@ import type { Database } from "../db/client";
 import { containsText } from "../db/like";
 import { categories, courseLearnerCounts, courses, lessons, levels, payments, users } from "../db/schema";
 import { toCsv } from "../http/csv";
+import { formatNumericDate } from "~/lib/dates";
 
 /**
  * "Mes Cours" (a teacher's courses) and "Gestion des Cours" (every course, for an admin): the
@@ -158,8 +159,6 @@ const CSV_HEADER = [
   "Mis à jour le",
 ] as const;
 
-const dateFormatter = new Intl.DateTimeFormat("fr-FR", { timeZone: "Africa/Bamako", day: "2-digit", month: "2-digit", year: "numeric" });
-
 /** The courses of the current search and filters, as the list shows them, in a CSV document. */
 export async function exportCoursesCsv(db: Database, actor: Actor, filters: Partial<CourseFilters> = {}, now = new Date()) {
   const rows = await listManagedCourses(db, actor, filters);
@@ -175,7 +174,7 @@ export async function exportCoursesCsv(db: Database, actor: Actor, filters: Part
       row.totalMinutes,
       row.enrolmentCount,
       row.instructorName ?? "",
-      dateFormatter.format(row.updatedAt),
+      formatNumericDate(row.updatedAt),
     ]),
   );
   return { filename: `cours-${now.toISOString().slice(0, 10)}.csv`, body, count: rows.length };

@@ -1,4 +1,5 @@
 import { roleLabels, isRole } from "~/lib/roles";
+import { formatDateTime } from "~/lib/dates";
 
 export type AuditEntryView = {
   id: number;
@@ -9,8 +10,6 @@ export type AuditEntryView = {
   targetName: string | null;
   targetEmail: string | null;
 };
-
-const when = new Intl.DateTimeFormat("fr-FR", { dateStyle: "medium", timeStyle: "short", timeZone: "Africa/Bamako" });
 
 function roleName(value: unknown): string {
   return isRole(value) ? roleLabels[value] : String(value ?? "?");
@@ -62,7 +61,7 @@ export function AuditLogList({ entries }: { entries: AuditEntryView[] }) {
       {entries.map((entry) => (
         <li key={entry.id} className="flex flex-col gap-0.5 py-2 text-sm sm:flex-row sm:gap-3">
           <time dateTime={new Date(entry.createdAt).toISOString()} className="shrink-0 text-slate-600 sm:w-44">
-            {when.format(new Date(entry.createdAt))}
+            {formatDateTime(new Date(entry.createdAt))}
           </time>
           <span>
             <strong className="font-semibold">{entry.actorName?.trim() || "Un administrateur"}</strong> {describeAudit(entry)}

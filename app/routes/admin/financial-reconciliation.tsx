@@ -14,6 +14,7 @@ import { failureOf, summaryOf } from "~/lib/form-result";
 import { paymentMethodLabels } from "~/lib/payments";
 import { paymentReferenceSchema } from "~/lib/schemas";
 import type { Route } from "./+types/financial-reconciliation";
+import { formatDateTime } from "~/lib/dates";
 
 /**
  * "Gestion Financière › À rapprocher" (/admin/financial/rapprochement): payments the provider
@@ -21,8 +22,6 @@ import type { Route } from "./+types/financial-reconciliation";
  * checkout that was paid too). The money was taken: each one is settled once, by reinstating the
  * enrolment or by refunding (payments capability, `settlePaymentToReconcile`).
  */
-
-const dateTime = new Intl.DateTimeFormat("fr-FR", { dateStyle: "medium", timeStyle: "short", timeZone: "Africa/Bamako" });
 
 export async function loader(args: Route.LoaderArgs) {
   const rows = await listPaymentsToReconcile(args.context.get(dbContext), args.context.get(userContext));
@@ -36,8 +35,8 @@ export async function loader(args: Route.LoaderArgs) {
       method: row.method,
       methodDetail: row.methodDetail,
       reason: row.reconcileReason ?? "",
-      openedAt: dateTime.format(row.createdAt),
-      flaggedAt: dateTime.format(row.updatedAt),
+      openedAt: formatDateTime(row.createdAt),
+      flaggedAt: formatDateTime(row.updatedAt),
       canReinstate: row.canReinstate,
     })),
   };

@@ -41,6 +41,7 @@ import { LIMITS } from "~/lib/limits";
 import { wordChoice } from "~/lib/schemas";
 import { paymentMethodLabels, paymentStatusLabels, paymentStatusTones, type PaymentStatus } from "~/lib/payments";
 import type { Route } from "./+types/financial";
+import { formatDateTime } from "~/lib/dates";
 
 /** The transactions' status filter and each status's word in the URL (?statut=rembourses). */
 const statusWords = {
@@ -80,8 +81,6 @@ const financeReports = [
   },
 ];
 
-const dateTime = new Intl.DateTimeFormat("fr-FR", { dateStyle: "medium", timeStyle: "short", timeZone: "Africa/Bamako" });
-
 export async function loader(args: Route.LoaderArgs) {
   const admin = args.context.get(userContext);
   const db = args.context.get(dbContext);
@@ -103,7 +102,7 @@ export async function loader(args: Route.LoaderArgs) {
     amount: row.amount,
     method: row.method,
     status: row.status,
-    date: dateTime.format(row.refundedAt ?? row.completedAt ?? row.createdAt),
+    date: formatDateTime(row.refundedAt ?? row.completedAt ?? row.createdAt),
   });
   // The refund's confirmation step (?rembourser=REF): the payment, read again.
   const refundReference = url.searchParams.get("rembourser");
@@ -687,7 +686,7 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
                       <p className="font-semibold text-slate-900 tabular-nums">Commission : {formatFcfa(month.commissionFcfa)}</p>
                       {month.payout?.status === "paid" ? (
                         <p className="text-sm text-emerald-800">
-                          Payée le {month.payout.paidAt ? dateTime.format(new Date(month.payout.paidAt)) : ""} ·{" "}
+                          Payée le {month.payout.paidAt ? formatDateTime(new Date(month.payout.paidAt)) : ""} ·{" "}
                           {month.payout.manualReference
                             ? `réf. ${month.payout.manualReference}`
                             : `mobile money, réf. ${month.payout.reference}`}

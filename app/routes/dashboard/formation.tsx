@@ -8,7 +8,7 @@ import { getLearnerCourse } from "~/.server/learning";
 import { getMyReview, saveReview } from "~/.server/reviews";
 import { redirectWithToast } from "~/.server/toast";
 import { ReviewForm, type ReviewFormValues } from "~/components/reviews/review-form";
-import { formatDateTime } from "~/lib/dates";
+import { formatDateTime, formatWeekdayDateTime } from "~/lib/dates";
 import { failureOf } from "~/lib/form-result";
 import { listLearnerSessions } from "~/.server/live-sessions";
 import { listLearnerQuizzes } from "~/.server/quizzes";
@@ -23,8 +23,6 @@ import { learnerSessionView } from "~/lib/live-sessions";
 import { asLearner } from "./learner-access.server";
 import type { Route } from "./+types/formation";
 import { LearnerRouteError } from "~/components/learning/learner-route-error";
-
-const liveDate = new Intl.DateTimeFormat("fr-FR", { dateStyle: "full", timeStyle: "short", timeZone: "Africa/Bamako" });
 
 export async function loader(args: Route.LoaderArgs) {
   const user = args.context.get(userContext);
@@ -48,7 +46,7 @@ export async function loader(args: Route.LoaderArgs) {
       categoryName: course.categoryName,
       liveSessionUrl: course.liveSessionUrl,
     },
-    nextLive: course.nextLiveAt && course.nextLiveAt > now ? liveDate.format(course.nextLiveAt) : null,
+    nextLive: course.nextLiveAt && course.nextLiveAt > now ? formatWeekdayDateTime(course.nextLiveAt) : null,
     progress: enrolment?.progress ?? null,
     completed: enrolment?.status === "completed",
     lessons: lessons.map(({ id, title, durationMinutes, done }) => ({ id, title, durationMinutes, done })),

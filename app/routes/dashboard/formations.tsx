@@ -12,6 +12,7 @@ import { LinkTabs } from "~/components/ui/tabs";
 import { enrolmentStatusLabels } from "~/lib/learning";
 import { formatPrice, formatWeeks, plural } from "~/lib/format";
 import type { Route } from "./+types/formations";
+import { formatDate, formatWeekdayDateTime } from "~/lib/dates";
 
 const tabs = [
   { value: "mes-formations", label: "Mes Formations" },
@@ -28,16 +29,6 @@ const filtersSchema = z.object({
     .max(60)
     .regex(/^[a-z0-9-]*$/)
     .catch(""),
-});
-
-const longDate = new Intl.DateTimeFormat("fr-FR", { dateStyle: "long", timeZone: "Africa/Bamako" });
-const liveDate = new Intl.DateTimeFormat("fr-FR", {
-  weekday: "long",
-  day: "numeric",
-  month: "long",
-  hour: "2-digit",
-  minute: "2-digit",
-  timeZone: "Africa/Bamako",
 });
 
 export async function loader(args: Route.LoaderArgs) {
@@ -68,8 +59,8 @@ export async function loader(args: Route.LoaderArgs) {
     lessonsDone: row.lessonsDone,
     continueHref: row.lastLessonId ? `/dashboard/formations/${row.slug}/lecons/${row.lastLessonId}` : `/dashboard/formations/${row.slug}`,
     pendingReference: row.pendingPayment?.reference ?? null,
-    nextLive: row.nextLiveAt && row.nextLiveAt > now ? liveDate.format(row.nextLiveAt) : null,
-    completedOn: row.completedAt ? longDate.format(row.completedAt) : null,
+    nextLive: row.nextLiveAt && row.nextLiveAt > now ? formatWeekdayDateTime(row.nextLiveAt) : null,
+    completedOn: row.completedAt ? formatDate(row.completedAt) : null,
   }));
   return {
     tab,

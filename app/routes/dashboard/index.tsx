@@ -13,15 +13,7 @@ import { StatCard } from "~/components/ui/stat-card";
 import { formatMinutes } from "~/lib/format";
 import { learnerSessionView } from "~/lib/live-sessions";
 import type { Route } from "./+types/index";
-
-const liveDate = new Intl.DateTimeFormat("fr-FR", {
-  weekday: "long",
-  day: "numeric",
-  month: "long",
-  hour: "2-digit",
-  minute: "2-digit",
-  timeZone: "Africa/Bamako",
-});
+import { formatWeekdayDateTime } from "~/lib/dates";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = args.context.get(userContext);
@@ -45,7 +37,7 @@ export async function loader(args: Route.LoaderArgs) {
     domains: dashboard.domains,
     inProgress: dashboard.inProgress.map((course) => ({
       ...course,
-      nextLive: course.nextLiveAt ? liveDate.format(course.nextLiveAt) : null,
+      nextLive: course.nextLiveAt ? formatWeekdayDateTime(course.nextLiveAt) : null,
     })),
     sessions: sessions.map(learnerSessionView),
     pendingPayments: dashboard.pendingPayments.map((row) => ({

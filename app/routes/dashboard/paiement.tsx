@@ -12,8 +12,7 @@ import { buttonClasses } from "~/components/ui/button";
 import { formatFcfa } from "~/lib/format";
 import { PAYMENT_EXPIRY_MS, paymentMethodLabels, paymentStatusLabels, paymentStatusTones } from "~/lib/payments";
 import type { Route } from "./+types/paiement";
-
-const dateTime = new Intl.DateTimeFormat("fr-FR", { dateStyle: "long", timeStyle: "short", timeZone: "Africa/Bamako" });
+import { formatDateTime } from "~/lib/dates";
 
 async function viewedPayment(args: Route.LoaderArgs | Route.ActionArgs) {
   const user = args.context.get(userContext);
@@ -36,10 +35,10 @@ export async function loader(args: Route.LoaderArgs) {
       checkoutUrl: payment.status === "pending" ? payment.checkoutUrl : null,
       refundReason: payment.refundReason,
       receiptNumber: payment.receiptNumber,
-      openedAt: dateTime.format(payment.createdAt),
-      validUntil: dateTime.format(new Date(payment.createdAt.getTime() + PAYMENT_EXPIRY_MS)),
-      settledAt: payment.completedAt ? dateTime.format(payment.completedAt) : null,
-      refundedAt: payment.refundedAt ? dateTime.format(payment.refundedAt) : null,
+      openedAt: formatDateTime(payment.createdAt),
+      validUntil: formatDateTime(new Date(payment.createdAt.getTime() + PAYMENT_EXPIRY_MS)),
+      settledAt: payment.completedAt ? formatDateTime(payment.completedAt) : null,
+      refundedAt: payment.refundedAt ? formatDateTime(payment.refundedAt) : null,
     },
     office: { address: institute.address, openingHours: institute.openingHours, phone: institute.phones[0] ?? "" },
   };

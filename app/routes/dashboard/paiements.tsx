@@ -5,8 +5,7 @@ import { Badge } from "~/components/ui/badge";
 import { formatFcfa } from "~/lib/format";
 import { paymentMethodLabels, paymentStatusLabels, paymentStatusTones } from "~/lib/payments";
 import type { Route } from "./+types/paiements";
-
-const dateFormat = new Intl.DateTimeFormat("fr-FR", { dateStyle: "long", timeZone: "Africa/Bamako" });
+import { formatDate } from "~/lib/dates";
 
 export async function loader(args: Route.LoaderArgs) {
   const user = args.context.get(userContext);
@@ -18,7 +17,7 @@ export async function loader(args: Route.LoaderArgs) {
       amount: row.amount,
       method: row.method,
       status: row.status,
-      date: dateFormat.format(row.completedAt ?? row.createdAt),
+      date: formatDate(row.completedAt ?? row.createdAt),
     })),
   };
 }

@@ -18,6 +18,7 @@ import { courseStatuses, courseStatusLabels, courseStatusWords, type CourseStatu
 import { formatFcfa, formatPrice, plural } from "~/lib/format";
 import { courseListArea } from "./course-area.server";
 import type { Route } from "./+types/course-list";
+import { formatDate } from "~/lib/dates";
 
 /**
  * "Mes Cours" (/teacher/courses: a teacher's own courses) and "Gestion des Cours" (/admin/my-courses:
@@ -34,8 +35,6 @@ function listSearch(url: URL): string {
   const search = params.toString();
   return search ? `?${search}` : "";
 }
-
-const updatedFormatter = new Intl.DateTimeFormat("fr-FR", { timeZone: "Africa/Bamako", day: "numeric", month: "long", year: "numeric" });
 
 export async function loader(args: Route.LoaderArgs) {
   const actor = args.context.get(userContext);
@@ -55,7 +54,7 @@ export async function loader(args: Route.LoaderArgs) {
     stats,
     categories,
     // Dates are written on the server, so the page reads the same with or without JavaScript.
-    courses: list.map((course) => ({ ...course, updatedLabel: updatedFormatter.format(course.updatedAt) })),
+    courses: list.map((course) => ({ ...course, updatedLabel: formatDate(course.updatedAt) })),
   };
 }
 
