@@ -51,10 +51,10 @@ export default function MyPaymentsPage({ loaderData }: Route.ComponentProps) {
                 to={href("/dashboard/paiements/:reference", { reference: payment.reference })}
                 className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-brand-600"
               >
-                <span className="min-w-0 flex-1">
+                <span className="min-w-0 flex-1 max-sm:basis-full">
                   <span className="block font-semibold text-slate-900">{payment.courseTitle}</span>
                   <span className="block text-sm text-slate-600">
-                    {payment.reference} · {paymentMethodLabels[payment.method]} · {payment.date}
+                    <span className="whitespace-nowrap">{payment.reference}</span> · {paymentMethodLabels[payment.method]} · {payment.date}
                   </span>
                 </span>
                 <span className="font-bold text-slate-900">{formatFcfa(payment.amount)}</span>
