@@ -31,13 +31,15 @@ export async function loader(args: Route.LoaderArgs) {
   const db = args.context.get(dbContext);
   const opened = await asLearner(slug, () => openLesson(db, user, slug, lessonIdOf(args.params)));
   const { course, enrolment, lessons, lesson, previous, next } = opened;
-  // This lesson's quizzes; after the last lesson, the course's own (final) quizzes too.
-  const quizzes = enrolment
-    ? (await listLearnerQuizzes(db, user, course.id)).filter((quiz) => quiz.lessonId === lesson.id || (!next && quiz.lessonId === null))
-    : [];
+  // This lesson's quizzes (after the last lesson, the course's own final quizzes too) and, for a
+  // video, whether the learner saves data: at the same time.
+  const [courseQuizzes, dataSaver] = await Promise.all([
+    enrolment ? listLearnerQuizzes(db, user, course.id) : [],
+    lesson.video ? getDataSaver(db, user) : false,
+  ]);
+  const quizzes = courseQuizzes.filter((quiz) => quiz.lessonId === lesson.id || (!next && quiz.lessonId === null));
   // The video's version: the learner's ?qualite=, else low when they save data (their profile's
   // "Économie de données", or the browser's Save-Data header), else 720p.
-  const dataSaver = await getDataSaver(db, user);
   const asked = choiceOfParam(args.url.searchParams.get("qualite"));
   const saveData = dataSaver || args.request.headers.get("save-data")?.toLowerCase() === "on";
   return {
