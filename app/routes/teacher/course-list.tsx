@@ -268,11 +268,11 @@ export default function CourseListPage({ loaderData }: Route.ComponentProps) {
           Statistiques des cours
         </h2>
         <dl className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-5">
-          <StatCard label="Total cours" wide value={stats.total} icon={<BookOpen className={iconClass} />} />
+          <StatCard label="Total cours" value={stats.total} icon={<BookOpen className={iconClass} />} />
           <StatCard label="Publiés" value={stats.published} icon={<Send className={iconClass} />} />
           <StatCard label="Brouillons" value={stats.drafts} icon={<FilePen className={iconClass} />} />
           <StatCard label="Inscriptions" value={stats.enrolments} icon={<Users className={iconClass} />} />
-          <StatCard label="Revenus" value={formatFcfa(stats.revenueFcfa)} icon={<CircleDollarSign className={iconClass} />} />
+          <StatCard label="Revenus" wide value={formatFcfa(stats.revenueFcfa)} icon={<CircleDollarSign className={iconClass} />} />
         </dl>
       </section>
 
