@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { loadEnv } from "~/.server/env";
 import { createCampusApp, type CampusApp } from "~/.server/http/app";
-import { createTestDatabase } from "../setup/db";
+import { createTestDatabase, onPostgresServer } from "../setup/db";
 
 /**
  * /healthz reports the database's state: 200 while it answers, 503 once it is gone — a closed
@@ -91,12 +91,5 @@ describe("/healthz", () => {
 /** Drops the test database while the app's pool is still open (the handle's close() would end the pool first). */
 async function dropDatabaseUnder(handle: DatabaseHandle) {
   const result = (await handle.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] };
-  const pg = (await import("pg")).default;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  try {
-    await admin.query(`drop database ${result.rows[0]!.name} with (force)`);
-  } finally {
-    await admin.end();
-  }
+  await onPostgresServer(`drop database ${result.rows[0]!.name} with (force)`);
 }

@@ -13,19 +13,11 @@ export async function createTestDatabase(options: { seed?: boolean } = {}): Prom
   let dropDatabase = async () => {};
   if (serverUrl) {
     const name = `campus_test_${randomBytes(6).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
+    await onPostgresServer(`create database ${name}`);
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     handle = await openDatabase({ databaseUrl: url.toString(), dataDir: "memory://" });
-    dropDatabase = async () => {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    };
+    dropDatabase = () => onPostgresServer(`drop database if exists ${name} with (force)`);
   } else {
     handle = await openDatabase({ dataDir: "memory://" });
   }
@@ -37,4 +29,15 @@ export async function createTestDatabase(options: { seed?: boolean } = {}): Prom
       await dropDatabase();
     },
   };
+}
+
+/** Runs `statement` on the PostgreSQL server of DATABASE_URL, outside any test database (create, drop). */
+export async function onPostgresServer(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
 }
