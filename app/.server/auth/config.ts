@@ -74,16 +74,35 @@ export function resolveAuthSecret(options: { secret?: string; production: boolea
   }
   if (options.dataDir.startsWith("memory://")) return randomBytes(32).toString("base64url");
   const file = path.join(options.dataDir, "auth-secret");
-  try {
-    const stored = fs.readFileSync(file, "utf8").trim();
-    if (stored.length >= 32) return stored;
-  } catch {
-    // not created yet
-  }
+  const stored = readStoredSecret(file);
+  if (stored) return stored;
+  // The processes of a first start (WORKERS) may all find no file: the first to link its secret
+  // in whole wins and the others read it. Each keeping its own would refuse the others' cookies.
   const secret = randomBytes(32).toString("base64url");
   fs.mkdirSync(options.dataDir, { recursive: true });
-  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
+  const candidate = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  fs.writeFileSync(candidate, `${secret}\n`, { mode: 0o600 });
+  try {
+    fs.linkSync(candidate, file);
+    return secret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const first = readStoredSecret(file);
+    if (first) return first;
+    fs.renameSync(candidate, file); // a damaged file: replaced
+    return secret;
+  } finally {
+    fs.rmSync(candidate, { force: true });
+  }
+}
+
+function readStoredSecret(file: string): string | null {
+  try {
+    const stored = fs.readFileSync(file, "utf8").trim();
+    return stored.length >= 32 ? stored : null;
+  } catch {
+    return null; // not created yet
+  }
 }
 
 /** A deployment (CAMPUS_MODE=production) or a trial; absent, a trial. */
