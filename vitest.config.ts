@@ -5,6 +5,9 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   test: {
+    // Code that falls back on the trial's DATA_DIR (the toast cookie's secret) keeps it in memory,
+    // not in the checkout's ./data.
+    env: { DATA_DIR: "memory://" },
     projects: [
       {
         extends: true,

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import { createCookieSessionStorage, redirect } from "react-router";
 import { z } from "zod";
 import type { ToastMessage } from "~/components/ui/toaster";
+import { resolveAuthSecret } from "./auth/config";
 
 /**
  * Toasts carried by a cookie across a redirect (the Epic Stack's pattern): an action calls
@@ -22,24 +21,12 @@ export type ToastInput = Omit<ToastMessage, "id"> & { id?: string };
 
 const TOAST_KEY = "toast";
 
-// The cookie is signed so that nobody can plant a message in someone else's page. The secret is
-// Better Auth's: BETTER_AUTH_SECRET (required in production) or, in development, the one it keeps
-// in DATA_DIR/auth-secret; failing both, a per-process secret (an unverifiable toast is dropped).
+// The cookie is signed so that nobody can plant a message in someone else's page, with Better
+// Auth's secret: BETTER_AUTH_SECRET (required in production) or a trial's DATA_DIR/auth-secret.
 let storage: ReturnType<typeof createStorage> | null = null;
 
 function signingSecret(): string {
-  const fromEnv = process.env.TOAST_SECRET || process.env.BETTER_AUTH_SECRET;
-  if (fromEnv) return fromEnv;
-  const dataDir = process.env.DATA_DIR || "./data";
-  if (!dataDir.startsWith("memory://")) {
-    try {
-      const stored = fs.readFileSync(path.join(dataDir, "auth-secret"), "utf8").trim();
-      if (stored.length >= 32) return stored;
-    } catch {
-      // not created (yet): fall through
-    }
-  }
-  return randomBytes(32).toString("hex");
+  return resolveAuthSecret({ secret: process.env.BETTER_AUTH_SECRET, production: false, dataDir: process.env.DATA_DIR || "./data" });
 }
 
 function createStorage() {
