@@ -7,7 +7,8 @@
  * docs/decisions/0004-npm-start-builds-then-serves.md.
  * With WORKERS above 1 ("auto": one per core), a primary process prepares the database and runs
  * that many workers sharing the port; with PGlite, the primary keeps the database and serves it to
- * the workers on a Unix socket (docs/decisions/0022-every-core.md).
+ * the workers on a Unix socket (docs/decisions/0022-every-core.md). On Linux, the process first
+ * replaces itself with MALLOC_ARENA_MAX=2 (docs/decisions/0032-two-malloc-arenas.md).
  * Stops cleanly on SIGTERM/SIGINT: no new connections, requests in flight finish, then the
  * database closes and the process exits 0. A bad configuration, a data folder held by another
  * process or a busy port stop the start with a French message and exit code 1.
@@ -23,6 +24,17 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import compression from "compression";
 import express from "express";
+
+// glibc gives threads that allocate at once (libuv's compressing pages, V8's collecting garbage)
+// arenas of their own that keep their peak: 20 to 60 MB per process under load. glibc reads the
+// limit only when a process starts, so the process replaces itself once with it set (same pid and
+// arguments; workers inherit it). An operator's value is kept; an IPC channel would not survive.
+if (process.platform === "linux" && !process.env.MALLOC_ARENA_MAX && !process.send && process.execve) {
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...process.argv.slice(1)], {
+    ...process.env,
+    MALLOC_ARENA_MAX: "2",
+  });
+}
 
 const dev = process.argv.includes("--dev");
 if (dev) {

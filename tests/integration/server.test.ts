@@ -134,6 +134,14 @@ describe("a running server", () => {
     expect(fs.readFileSync(path.join(dataDir, "campus.lock"), "utf8").trim()).toBe(String(server.child.pid));
   });
 
+  it.runIf(process.platform === "linux")("runs the primary and its workers with two malloc arenas, under its first pid", () => {
+    const pid = server.child.pid!;
+    const environOf = (member: number) => fs.readFileSync(`/proc/${member}/environ`, "utf8").split("\0");
+    const workers = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).map(Number);
+    expect(workers).toHaveLength(2);
+    for (const member of [pid, ...workers]) expect(environOf(member)).toContain("MALLOC_ARENA_MAX=2");
+  });
+
   it("answers the health check with the database's state", async () => {
     const response = await fetch(`${base}/healthz`);
     expect(response.status).toBe(200);
