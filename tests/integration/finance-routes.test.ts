@@ -92,6 +92,17 @@ describe("the finance screen", () => {
     expect(quarter.summary.totalRevenue).toBe(120_000);
   });
 
+  it("lists the period's transactions, as its summary and its export count them", async () => {
+    const listed = async (period: string) => {
+      const { data } = await routeOutcome(() => financialLoader(args(`/admin/financial?periode=${period}`, admin)));
+      return (data as { panel: { transactions: { reference: string }[] } }).panel.transactions.map((row) => row.reference);
+    };
+    const week = await listed("7j");
+    expect(week).toEqual([refundable]);
+    expect(await listed("90j")).toHaveLength(2);
+    expect(await listed("90j")).toContain(refundable);
+  });
+
   it("asks for confirmation before a refund, holds the reason to its limit, then refunds and tells the learner", async () => {
     const confirm = (await routeOutcome(() => financialLoader(args(`/admin/financial?rembourser=${refundable}`, admin)))).data as {
       refund: { reference: string } | null;
@@ -220,5 +231,22 @@ describe("a teacher's commissions", () => {
     expect(own).toMatchObject({ paidFcfa: 42_000, rate: 70 });
     const other = (await routeOutcome(() => teacherLoader(args("/teacher/commissions", otherTeacher)))).data as { months: unknown[] };
     expect(other.months).toEqual([]);
+  });
+});
+
+describe("a refund within the period", () => {
+  it("lists a payment opened before the period and refunded within it", async () => {
+    const course = (await createCourse(handle.db, { instructor: teacher, priceFcfa: 30_000 })).course;
+    const { reference } = await createPayment(handle.db, await createUser(handle.db), course, { completed: true, admin, at: daysAgo(200) });
+    const listed = async () => {
+      const { data } = await routeOutcome(() => financialLoader(args("/admin/financial?periode=7j", admin)));
+      return (data as { panel: { transactions: { reference: string; status: string }[] } }).panel.transactions;
+    };
+    expect((await listed()).map((row) => row.reference)).not.toContain(reference);
+    const done = await routeOutcome(() =>
+      financialAction(args("/admin/financial?periode=7j", admin, { intent: "refund", reference, reason: "Formation annulée" })),
+    );
+    expect(done.status).toBe(303);
+    expect(await listed()).toContainEqual(expect.objectContaining({ reference, status: "refunded" }));
   });
 });

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { formatFcfa } from "~/lib/format";
 import { LIMITS } from "~/lib/limits";
 import { PAYMENT_EXPIRY_MS, paymentMethodLabels as methodLabels } from "~/lib/payments";
@@ -709,10 +709,26 @@ export type PaymentView = Awaited<ReturnType<typeof listPayments>>[number];
 export async function listPayments(
   db: Database,
   admin: Actor,
-  filters: { q?: string; status?: Payment["status"] | "all"; method?: PaymentMethod | "all"; limit?: number } = {},
+  filters: {
+    q?: string;
+    status?: Payment["status"] | "all";
+    method?: PaymentMethod | "all";
+    /** Payments opened or refunded within it (the finance screen's period, as its export). */
+    window?: { from: Date; to: Date };
+    limit?: number;
+  } = {},
 ) {
   assertManager(admin);
   const conditions: SQL[] = [];
+  const { window } = filters;
+  if (window) {
+    conditions.push(
+      or(
+        and(gte(payments.createdAt, window.from), lt(payments.createdAt, window.to)),
+        and(gte(payments.refundedAt, window.from), lt(payments.refundedAt, window.to)),
+      )!,
+    );
+  }
   const q = filters.q?.trim();
   if (q) {
     conditions.push(

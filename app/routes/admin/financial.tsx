@@ -145,7 +145,7 @@ export async function loader(args: Route.LoaderArgs) {
       return { ...base, panel: { tab: "rapports" as const, history: await listReports(db, admin) } };
     default: {
       const [rows, pendingCash] = await Promise.all([
-        listPayments(db, admin, { q: filters.q, status: filters.statut }),
+        listPayments(db, admin, { q: filters.q, status: filters.statut, window }),
         listPayments(db, admin, { q: filters.q, status: "pending", method: "cash" }),
       ]);
       return { ...base, panel: { tab: "transactions" as const, transactions: rows.map(view), pendingCash: pendingCash.map(view) } };
@@ -560,12 +560,16 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
           <CardHeader>
             <CardTitle id="transactions">Transactions</CardTitle>
             <p className="text-sm text-slate-600" role="status">
-              {plural(transactions.length, "transaction", "transactions")}
+              {plural(transactions.length, "transaction", "transactions")} sur {periodLabel}
             </p>
           </CardHeader>
           <CardContent className="relative overflow-x-auto">
             {transactions.length === 0 ? (
-              <p className="text-sm text-slate-600">Aucune transaction ne correspond à ces critères.</p>
+              <p className="text-sm text-slate-600">
+                {filters.q || filters.statut !== "all"
+                  ? `Aucune transaction sur ${periodLabel} ne correspond à ces critères.`
+                  : `Aucune transaction sur ${periodLabel}.`}
+              </p>
             ) : (
               <table className="w-full min-w-[48rem] text-left text-sm">
                 <caption className="sr-only">Transactions, des plus récentes aux plus anciennes</caption>
