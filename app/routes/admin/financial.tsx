@@ -334,7 +334,7 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
           <StatCard
             label="Revenus Totaux"
             value={formatFcfa(summary.totalRevenue)}
-            note={`sur ${periodLabel} · ${summary.revenueGrowth === null ? "rien la période précédente" : `${formatSignedPercent(summary.revenueGrowth)} vs période précédente`}`}
+            note={`sur ${periodLabel} · ${summary.revenueGrowth === null ? "aucun revenu sur la période précédente" : `${formatSignedPercent(summary.revenueGrowth)} vs période précédente`}`}
             icon={<TrendingUp className={icon} />}
           />
           <StatCard

@@ -153,7 +153,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           <StatCard
             label="Revenus encaissés"
             value={formatFcfa(stats.revenue.current)}
-            note={`sur ${financePeriods[period].label} · ${stats.revenue.change === null ? "aucun revenu la période précédente" : `${formatSignedPercent(stats.revenue.change)} vs période précédente (${formatFcfa(stats.revenue.previous)})`}`}
+            note={`sur ${financePeriods[period].label} · ${stats.revenue.change === null ? "aucun revenu sur la période précédente" : `${formatSignedPercent(stats.revenue.change)} vs période précédente (${formatFcfa(stats.revenue.previous)})`}`}
             icon={<Wallet className={icon} />}
           />
           <StatCard
