@@ -143,6 +143,31 @@ describe("resolved sessions in memory", () => {
     }
   });
 
+  it("looks a cookie up once for the requests that arrive with it together, and each person's apart", async () => {
+    const { campus, sessionCache, server, close } = await appWithSessionCache();
+    try {
+      const awa = await createSignedInUser(campus, handle.db, { firstName: "Awa" });
+      const moussa = await createSignedInUser(campus, handle.db, { firstName: "Moussa" });
+      // A lookup slow enough for all the requests to arrive while it runs.
+      const getSession = campus.auth.api.getSession;
+      const lookups = vi.spyOn(campus.auth.api, "getSession").mockImplementation((async (...args: Parameters<typeof getSession>) => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return getSession(...args);
+      }) as typeof getSession);
+      const me = async (cookie: string) => (await fetch(`${server.url}/moi`, { headers: { cookie } })).json();
+      const answers = await Promise.all([...Array(6).fill(awa.cookie), ...Array(6).fill(moussa.cookie)].map(me));
+      expect(answers.slice(0, 6)).toEqual(Array(6).fill(expect.objectContaining({ id: awa.user.id })));
+      expect(answers.slice(6)).toEqual(Array(6).fill(expect.objectContaining({ id: moussa.user.id })));
+      expect(lookups).toHaveBeenCalledTimes(2);
+      // Once answered, the next requests are looked up again (here, from the cache emptied).
+      sessionCache.clear();
+      expect(await me(awa.cookie)).toMatchObject({ id: awa.user.id });
+      expect(lookups).toHaveBeenCalledTimes(3);
+    } finally {
+      await close();
+    }
+  });
+
   it("forgets a session revoked or signed out elsewhere, and a deactivated account", async () => {
     const { campus, server, close } = await appWithSessionCache();
     try {

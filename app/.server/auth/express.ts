@@ -36,12 +36,24 @@ export function createCampusAuth(options: {
  * - for requests carrying a session cookie, the session is resolved once (idle timeout, absolute
  *   lifetime, deactivated accounts) and a refreshed cookie forwarded (a dead one is not cleared); `sessionOf(res)` gives it
  *   to getLoadContext. With a `sessionCache` (./session-cache.ts), a cookie resolved a few
- *   seconds ago is answered from memory.
+ *   seconds ago is answered from memory. Requests that arrive together with the same cookies (a
+ *   page and its images) share one lookup.
  */
 export function mountAuth(app: express.Express, campusAuth: CampusAuth, options: { sessionCache?: SessionCache } = {}) {
   const { sessionCache } = options;
   const { auth } = campusAuth;
   const cookiePrefix = "campus";
+  const lookups = new Map<string, ReturnType<typeof resolveSession>>();
+  // Keyed by the whole Cookie header: the refreshed cookie also depends on the others (remember me).
+  const lookUp = (headers: Headers) => {
+    const key = headers.get("cookie") ?? "";
+    let lookup = lookups.get(key);
+    if (!lookup) {
+      lookup = resolveSession(auth, headers).finally(() => lookups.delete(key));
+      lookups.set(key, lookup);
+    }
+    return lookup;
+  };
   app.use((req, _res, next) => {
     req.headers[CLIENT_IP_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
     next();
@@ -63,7 +75,7 @@ export function mountAuth(app: express.Express, campusAuth: CampusAuth, options:
       return next();
     }
     try {
-      const { user, setCookies, session } = await resolveSession(auth, headers);
+      const { user, setCookies, session } = await lookUp(headers);
       // A refreshed cookie is forwarded. The cleared cookies of a dead session are not: this request
       // may have left before the browser got a new session (a password change closes the others),
       // and its late answer would wipe that new cookie. A dead cookie only leads to the sign-in page.
