@@ -127,6 +127,9 @@ async function main() {
         env: {
           CAMPUS_MODE: "trial",
           PAGE_CACHE_SECONDS: "0",
+          // Set already, so the server does not replace itself at start (decision 0032): the
+          // process it replaced would write a profile of its own, with the same name or an earlier one.
+          MALLOC_ARENA_MAX: "2",
           ...(engine === "postgres" ? { DATABASE_URL: databases.postgresUrl! } : {}),
         },
       });

@@ -92,6 +92,31 @@ describe("the way in", () => {
     expect(last.quizzes.map((item) => item.id)).toEqual([quiz.id]);
   });
 
+  it("counts only this learner's attempts at this course's quizzes, and shows none to the teacher's preview", async () => {
+    const { course, lessons, learner, base, params } = await setting();
+    const other = await setting();
+    await enrol(handle.db, learner, other.course);
+    const { attemptId } = await start(learner, base, params);
+    await start(learner, other.base, other.params);
+    await start(other.learner, other.base, other.params);
+    const homeOf = async (user: TestUser) =>
+      (await call(courseLoader, user, `/dashboard/formations/${course.slug}`, { params: { slug: course.slug } })).data as {
+        quizzes: Array<{ attemptsUsed: number; inProgressId: number | null }>;
+      };
+    expect((await homeOf(learner)).quizzes).toEqual([expect.objectContaining({ attemptsUsed: 1, inProgressId: Number(attemptId) })]);
+
+    const classmate = await createUser(handle.db);
+    await enrol(handle.db, classmate, course);
+    expect((await homeOf(classmate)).quizzes).toEqual([expect.objectContaining({ attemptsUsed: 0, inProgressId: null })]);
+
+    const last = lessons[1]!.id;
+    const preview = await call(lessonLoader, teacher, `/dashboard/formations/${course.slug}/lecons/${last}`, {
+      params: { slug: course.slug, lessonId: String(last) },
+    });
+    expect(preview.status).toBe(200);
+    expect((preview.data as { quizzes: unknown[] }).quizzes).toEqual([]);
+  });
+
   it("sends someone who does not follow the course to its public page", async () => {
     const { base, params, course } = await setting();
     const stranger = await createUser(handle.db);

@@ -13,6 +13,17 @@ describe("createReferenceCache", () => {
     expect(await cache.read("k", ["levels"], load)).toBe(2);
   });
 
+  it("runs a lazy query once, however many callers await it", async () => {
+    const cache = createReferenceCache();
+    let runs = 0;
+    // What a Drizzle query builder is: nothing runs until `then`, and each `then` runs it again.
+    const query = { then: (resolve: (rows: string[]) => void) => resolve([`run ${++runs}`]) } as unknown as Promise<string[]>;
+    const first = await cache.read("k", ["levels"], () => query);
+    expect(await cache.read("k", ["levels"], () => query)).toBe(first);
+    expect(await cache.read("k", ["levels"], () => query)).toBe(first);
+    expect(runs).toBe(1);
+  });
+
   it("does not keep a read that a change overtook", async () => {
     const cache = createReferenceCache();
     let finish!: (value: string) => void;

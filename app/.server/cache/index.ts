@@ -59,7 +59,9 @@ export function createReferenceCache(options: { ttlMs?: number; now?: () => numb
       misses++;
       const before = versionOf(tables);
       const startEpoch = epoch;
-      const value = load();
+      // Promise.resolve: a Drizzle query is a lazy thenable that runs again at every `await`; the
+      // entry must hold its one result, not the query.
+      const value = Promise.resolve(load());
       const stored: Entry = { value, tables, expires: now() + ttlMs };
       entries.delete(key);
       if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);

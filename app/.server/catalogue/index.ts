@@ -1,4 +1,4 @@
-import { and, asc, eq, sql, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQLWrapper } from "drizzle-orm";
 import { thumbnailImage } from "~/lib/uploads";
 import type { Actor } from "../auth/actor";
 import { cachedRead } from "../cache";
@@ -168,16 +168,31 @@ export async function listLessonOutline(db: Database, courseId: number) {
   );
 }
 
-/** One lesson with its video and documents (the caller checks who may follow it). */
-export async function getLessonContent(db: Database, courseId: number, lessonId: number) {
+/** One lesson of a course (named by its id or its slug) with its video and documents (the caller checks who may follow it). */
+export async function getLessonContent(db: Database, course: { id: number } | { slug: string }, lessonId: number) {
   const fileColumns = { id: files.id, name: files.originalName, size: files.size, contentType: files.contentType };
-  // The lesson and its uploaded video in one round trip.
-  const [found] = await db
-    .select({ lesson: lessons, video: fileColumns, renditions: videoTranscodes.renditions, posterKey: videoTranscodes.posterKey })
-    .from(lessons)
-    .leftJoin(files, eq(files.id, lessons.videoFileId))
-    .leftJoin(videoTranscodes, eq(videoTranscodes.fileId, files.id))
-    .where(and(eq(lessons.id, lessonId), eq(lessons.courseId, courseId)));
+  // The lesson with its uploaded video, and its attachments, at the same time (the attachments of
+  // a lesson of another course are dropped with it).
+  const [[found], attachments] = await Promise.all([
+    db
+      .select({ lesson: lessons, video: fileColumns, renditions: videoTranscodes.renditions, posterKey: videoTranscodes.posterKey })
+      .from(lessons)
+      .leftJoin(files, eq(files.id, lessons.videoFileId))
+      .leftJoin(videoTranscodes, eq(videoTranscodes.fileId, files.id))
+      .where(
+        and(
+          eq(lessons.id, lessonId),
+          "id" in course
+            ? eq(lessons.courseId, course.id)
+            : inArray(lessons.courseId, db.select({ id: courses.id }).from(courses).where(eq(courses.slug, course.slug))),
+        ),
+      ),
+    db
+      .select(fileColumns)
+      .from(files)
+      .where(and(eq(files.lessonId, lessonId), eq(files.purpose, "lesson_attachment")))
+      .orderBy(asc(files.createdAt), asc(files.id)),
+  ]);
   if (!found) return null;
   const { lesson, video: stored, renditions, posterKey } = found;
   // The low-data versions made so far (app/.server/files/transcode.ts): the player offers them with their sizes.
@@ -189,11 +204,6 @@ export async function getLessonContent(db: Database, courseId: number, lessonId:
     }),
     poster: Boolean(posterKey),
   };
-  const attachments = await db
-    .select(fileColumns)
-    .from(files)
-    .where(and(eq(files.lessonId, lesson.id), eq(files.purpose, "lesson_attachment")))
-    .orderBy(asc(files.createdAt), asc(files.id));
   return { ...lesson, video: video ?? null, attachments };
 }
 

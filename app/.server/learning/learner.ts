@@ -105,12 +105,11 @@ export async function listAvailableCourses(db: Database, actor: Actor, filters: 
 }
 
 /**
- * A course as its learner follows it: the lessons with what is done, and where to resume. Open to
- * a learner with an active or completed enrolment, and to the course's teacher and admins (a
- * preview: nothing is recorded for them), as `canFollowCourse` says. Anyone else: an AppError saying why.
+ * The course and the actor's enrolment, let in by `canFollowCourse`: a learner with an active or
+ * completed enrolment, the course's teacher and admins (a preview: nothing is recorded for them).
+ * Anyone else: an AppError saying why.
  */
-export async function getLearnerCourse(db: Database, actor: Actor, slug: string) {
-  // The course and the actor's enrolment in one round trip: every lesson and quiz page starts here.
+async function followedCourse(db: Database, actor: Actor, slug: string) {
   const [found] = await db
     .select({
       course: {
@@ -139,6 +138,16 @@ export async function getLearnerCourse(db: Database, actor: Actor, slug: string)
     if (course.status !== "published") throw courseNotFound();
     throw closed("not_enrolled");
   }
+  return { course, enrolment: following ? enrolment! : null };
+}
+
+/**
+ * The course's lessons in order, with what the actor's enrolment has done of each. Read by the
+ * course's slug, so that it goes with `followedCourse` instead of after it: under load, every
+ * round trip that waits on another puts the page back behind all the others. Only returned once
+ * `followedCourse` let the actor in.
+ */
+async function lessonOutline(db: Database, actor: Actor, slug: string) {
   const outline = await db
     .select({
       id: lessons.id,
@@ -149,37 +158,49 @@ export async function getLearnerCourse(db: Database, actor: Actor, slug: string)
       positionSeconds: lessonProgress.positionSeconds,
     })
     .from(lessons)
-    .leftJoin(lessonProgress, and(eq(lessonProgress.lessonId, lessons.id), eq(lessonProgress.enrolmentId, enrolment?.id ?? -1)))
-    .where(eq(lessons.courseId, course.id))
+    .innerJoin(courses, eq(courses.id, lessons.courseId))
+    .leftJoin(enrolments, and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, actor.id)))
+    .leftJoin(lessonProgress, and(eq(lessonProgress.lessonId, lessons.id), eq(lessonProgress.enrolmentId, enrolments.id)))
+    .where(eq(courses.slug, slug))
     .orderBy(asc(lessons.position), asc(lessons.id));
+  return outline.map((lesson) => ({ ...lesson, done: lesson.completedAt !== null }));
+}
+
+/** A course as its learner follows it (`followedCourse` says who may): the lessons with what is done, and where to resume. */
+export async function getLearnerCourse(db: Database, actor: Actor, slug: string) {
+  const [{ course, enrolment }, outline] = await Promise.all([followedCourse(db, actor, slug), lessonOutline(db, actor, slug)]);
   const resumeLesson =
-    outline.find((lesson) => lesson.id === enrolment?.lastLessonId) ?? outline.find((lesson) => !lesson.completedAt) ?? outline[0] ?? null;
+    outline.find((lesson) => lesson.id === enrolment?.lastLessonId) ?? outline.find((lesson) => !lesson.done) ?? outline[0] ?? null;
   return {
     course,
-    enrolment: following ? enrolment! : null,
-    lessons: outline.map((lesson) => ({ ...lesson, done: lesson.completedAt !== null })),
+    enrolment,
+    lessons: outline,
     resume: resumeLesson ? { lessonId: resumeLesson.id, positionSeconds: resumeLesson.positionSeconds ?? 0 } : null,
   };
 }
 
 /**
- * One lesson in the player, with its neighbours. Opening it makes it the place "Continuer"
- * resumes from.
+ * One lesson in the player, with its neighbours, in one round trip (see `lessonOutline`). Opening
+ * it makes it the place "Continuer" resumes from.
  */
 export async function openLesson(db: Database, actor: Actor, slug: string, lessonId: number, now = new Date()) {
-  const learner = await getLearnerCourse(db, actor, slug);
-  const index = learner.lessons.findIndex((lesson) => lesson.id === lessonId);
-  if (index < 0) throw lessonNotFound();
-  const content = await getLessonContent(db, learner.course.id, lessonId);
-  if (!content) throw lessonNotFound();
-  if (learner.enrolment && learner.enrolment.lastLessonId !== lessonId) {
-    await db.update(enrolments).set({ lastLessonId: lessonId, updatedAt: now }).where(eq(enrolments.id, learner.enrolment.id));
+  const [{ course, enrolment }, outline, content] = await Promise.all([
+    followedCourse(db, actor, slug),
+    lessonOutline(db, actor, slug),
+    getLessonContent(db, { slug }, lessonId),
+  ]);
+  const index = outline.findIndex((lesson) => lesson.id === lessonId);
+  if (index < 0 || !content) throw lessonNotFound();
+  if (enrolment && enrolment.lastLessonId !== lessonId) {
+    await db.update(enrolments).set({ lastLessonId: lessonId, updatedAt: now }).where(eq(enrolments.id, enrolment.id));
   }
   return {
-    ...learner,
-    lesson: { ...content, done: learner.lessons[index]!.done, positionSeconds: learner.lessons[index]!.positionSeconds ?? 0 },
-    previous: learner.lessons[index - 1] ?? null,
-    next: learner.lessons[index + 1] ?? null,
+    course,
+    enrolment,
+    lessons: outline,
+    lesson: { ...content, done: outline[index]!.done, positionSeconds: outline[index]!.positionSeconds ?? 0 },
+    previous: outline[index - 1] ?? null,
+    next: outline[index + 1] ?? null,
   };
 }
 
@@ -310,7 +331,7 @@ export async function getStudentDashboard(db: Database, actor: Actor, now = new 
  */
 export async function getLessonForViewer(db: Database, viewer: Actor | null, slug: string, lessonId: number) {
   const course = Number.isSafeInteger(lessonId) && lessonId > 0 ? await getCourseBySlug(db, slug) : null;
-  const lesson = course ? await getLessonContent(db, course.id, lessonId) : null;
+  const lesson = course ? await getLessonContent(db, { id: course.id }, lessonId) : null;
   if (!course || !lesson || !canReadLesson(viewer, course, lesson, await followsCourse(db, viewer, course.id))) throw lessonNotFound();
   return { course, lesson };
 }

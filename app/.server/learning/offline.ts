@@ -46,7 +46,7 @@ export async function getOfflinePlan(db: Database, actor: Actor, slug: string, l
     .orderBy(asc(quizzes.createdAt), asc(quizzes.id));
   const lessons = [];
   for (const item of chosen) {
-    const content = await getLessonContent(db, learner.course.id, item.id);
+    const content = await getLessonContent(db, { id: learner.course.id }, item.id);
     if (!content) continue;
     lessons.push({
       id: item.id,

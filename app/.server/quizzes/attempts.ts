@@ -447,44 +447,40 @@ export async function getLearnerAttempt(db: Database, actor: Actor, slug: string
 
 /**
  * The quizzes of a course as its learner sees them (course home, lesson player): each with the
- * learner's attempts used, best score and verdict, and the attempt in progress if any.
+ * learner's attempts used, best score and verdict, and the attempt in progress if any. By the
+ * course's slug, so that the pages read it along with the course (the caller checks that the
+ * actor follows it); the quizzes and the attempts at them in one round trip.
  */
-export async function listLearnerQuizzes(db: Database, actor: Actor, courseId: number) {
-  const rows = await db
-    .select({
-      id: quizzes.id,
-      title: quizzes.title,
-      lessonId: quizzes.lessonId,
-      questions: quizzes.questions,
-      timeLimitMinutes: quizzes.timeLimitMinutes,
-      maxAttempts: quizzes.maxAttempts,
-      passingScore: quizzes.passingScore,
-      required: quizzes.required,
-    })
-    .from(quizzes)
-    .where(and(eq(quizzes.courseId, courseId), isNull(quizzes.deletedAt)))
-    .orderBy(asc(quizzes.createdAt), asc(quizzes.id));
-  const attempts = rows.length
-    ? await db
-        .select({
-          quizId: quizAttempts.quizId,
-          status: quizAttempts.status,
-          score: quizAttempts.score,
-          passed: quizAttempts.passed,
-          id: quizAttempts.id,
-        })
-        .from(quizAttempts)
-        .where(
-          and(
-            eq(quizAttempts.userId, actor.id),
-            inArray(
-              quizAttempts.quizId,
-              rows.map((row) => row.id),
-            ),
-          ),
-        )
-        .orderBy(desc(quizAttempts.attemptNumber))
-    : [];
+export async function listLearnerQuizzes(db: Database, actor: Actor, courseSlug: string) {
+  const courseId = db.select({ id: courses.id }).from(courses).where(eq(courses.slug, courseSlug));
+  const [rows, attempts] = await Promise.all([
+    db
+      .select({
+        id: quizzes.id,
+        title: quizzes.title,
+        lessonId: quizzes.lessonId,
+        questions: quizzes.questions,
+        timeLimitMinutes: quizzes.timeLimitMinutes,
+        maxAttempts: quizzes.maxAttempts,
+        passingScore: quizzes.passingScore,
+        required: quizzes.required,
+      })
+      .from(quizzes)
+      .where(and(inArray(quizzes.courseId, courseId), isNull(quizzes.deletedAt)))
+      .orderBy(asc(quizzes.createdAt), asc(quizzes.id)),
+    db
+      .select({
+        quizId: quizAttempts.quizId,
+        status: quizAttempts.status,
+        score: quizAttempts.score,
+        passed: quizAttempts.passed,
+        id: quizAttempts.id,
+      })
+      .from(quizAttempts)
+      .innerJoin(quizzes, eq(quizzes.id, quizAttempts.quizId))
+      .where(and(eq(quizAttempts.userId, actor.id), inArray(quizzes.courseId, courseId)))
+      .orderBy(desc(quizAttempts.attemptNumber)),
+  ]);
   return rows.map(({ questions, ...row }) => {
     const mine = attempts.filter((attempt) => attempt.quizId === row.id);
     const graded = mine.filter((attempt) => attempt.status !== "in_progress");

@@ -106,16 +106,21 @@ function toListedUser({ hasSignInMethod: hasMethod, ...row }: ListedRow): Listed
 export async function listUsers(db: Database, actor: Actor, filters: Partial<UserFilters> = {}) {
   assertCanManageUsers(actor);
   const where = filterConditions(filters);
-  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(users).where(where);
+  const pageRows = (page: number) =>
+    db
+      .select(listColumns)
+      .from(users)
+      .where(where)
+      .orderBy(desc(users.createdAt), desc(users.id))
+      .limit(PAGE_SIZE)
+      .offset((page - 1) * PAGE_SIZE);
+  // The count and the page asked for at the same time; a page past the end (the list shrank since
+  // the link was made) is read again as the last one.
+  const asked = Math.max(1, filters.page ?? 1);
+  const [[{ total } = { total: 0 }], askedRows] = await Promise.all([db.select({ total: count() }).from(users).where(where), pageRows(asked)]);
   const pageCount = Math.max(1, Math.ceil(Number(total) / PAGE_SIZE));
-  const page = Math.min(Math.max(1, filters.page ?? 1), pageCount);
-  const rows = await db
-    .select(listColumns)
-    .from(users)
-    .where(where)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(PAGE_SIZE)
-    .offset((page - 1) * PAGE_SIZE);
+  const page = Math.min(asked, pageCount);
+  const rows = page === asked ? askedRows : await pageRows(page);
   return { users: rows.map((row) => toListedUser(row as ListedRow)), total: Number(total), page, pageCount };
 }
 

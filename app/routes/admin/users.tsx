@@ -49,9 +49,7 @@ export async function loader(args: Route.LoaderArgs) {
   const db = args.context.get(dbContext);
   const url = new URL(args.request.url);
   const filters = parseUserFilters(url.searchParams);
-  const stats = await getUserStats(db, admin);
-  const list = await listUsers(db, admin, filters);
-  const audit = await listAuditLog(db, admin, 10);
+  const [stats, list, audit] = await Promise.all([getUserStats(db, admin), listUsers(db, admin, filters), listAuditLog(db, admin, 10)]);
   const confirmId = url.searchParams.get("confirmer");
   return {
     me: admin.id,

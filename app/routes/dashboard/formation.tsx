@@ -27,13 +27,20 @@ import { LearnerRouteError } from "~/components/learning/learner-route-error";
 export async function loader(args: Route.LoaderArgs) {
   const user = args.context.get(userContext);
   const db = args.context.get(dbContext);
-  const { course, enrolment, lessons, resume } = await asLearner(args.params.slug, () => getLearnerCourse(db, user, args.params.slug));
+  const { slug } = args.params;
+  // Read together: every round trip that waits on another puts the page back behind the others.
+  const [{ course, enrolment, lessons, resume }, courseQuizzes] = await Promise.all([
+    asLearner(slug, () => getLearnerCourse(db, user, slug)),
+    listLearnerQuizzes(db, user, slug),
+  ]);
   const now = new Date();
+  const [sessions, review] = await Promise.all([
+    listLearnerSessions(db, user, now, { courseId: course.id, limit: 5 }),
+    // Reviews are written by the course's learners (active or completed), not by a teacher's preview.
+    enrolment ? getMyReview(db, user, course.id) : null,
+  ]);
   // Quizzes are taken by the course's learners (a teacher's preview has no enrolment).
-  const quizzes = enrolment ? await listLearnerQuizzes(db, user, course.id) : [];
-  const sessions = await listLearnerSessions(db, user, now, { courseId: course.id, limit: 5 });
-  // Reviews are written by the course's learners (active or completed), not by a teacher's preview.
-  const review = enrolment ? await getMyReview(db, user, course.id) : null;
+  const quizzes = enrolment ? courseQuizzes : [];
   return {
     userId: user.id,
     canReview: Boolean(enrolment),

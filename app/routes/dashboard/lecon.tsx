@@ -29,15 +29,16 @@ export async function loader(args: Route.LoaderArgs) {
   const user = args.context.get(userContext);
   const { slug } = args.params;
   const db = args.context.get(dbContext);
-  const opened = await asLearner(slug, () => openLesson(db, user, slug, lessonIdOf(args.params)));
-  const { course, enrolment, lessons, lesson, previous, next } = opened;
-  // This lesson's quizzes (after the last lesson, the course's own final quizzes too) and, for a
-  // video, whether the learner saves data: at the same time.
-  const [courseQuizzes, dataSaver] = await Promise.all([
-    enrolment ? listLearnerQuizzes(db, user, course.id) : [],
-    lesson.video ? getDataSaver(db, user) : false,
+  // The lesson, the course's quizzes and whether the learner saves data (for a video), all in one
+  // round trip: every round trip that waits on another puts the page back behind the others.
+  const [{ course, enrolment, lessons, lesson, previous, next }, courseQuizzes, dataSaver] = await Promise.all([
+    asLearner(slug, () => openLesson(db, user, slug, lessonIdOf(args.params))),
+    listLearnerQuizzes(db, user, slug),
+    getDataSaver(db, user),
   ]);
-  const quizzes = courseQuizzes.filter((quiz) => quiz.lessonId === lesson.id || (!next && quiz.lessonId === null));
+  // This lesson's quizzes (after the last lesson, the course's own final quizzes too), for its
+  // learners (a teacher's preview has no enrolment).
+  const quizzes = enrolment ? courseQuizzes.filter((quiz) => quiz.lessonId === lesson.id || (!next && quiz.lessonId === null)) : [];
   // The video's version: the learner's ?qualite=, else low when they save data (their profile's
   // "Économie de données", or the browser's Save-Data header), else 720p.
   const asked = choiceOfParam(args.url.searchParams.get("qualite"));

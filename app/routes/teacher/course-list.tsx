@@ -42,11 +42,11 @@ export async function loader(args: Route.LoaderArgs) {
   const db = args.context.get(dbContext);
   const url = new URL(args.request.url);
   const filters = parseCourseFilters(url.searchParams);
-  const [stats, list, categories] = [
-    await getManagedCourseStats(db, actor),
-    await listManagedCourses(db, actor, filters),
-    await listCategories(db),
-  ];
+  const [stats, list, categories] = await Promise.all([
+    getManagedCourseStats(db, actor),
+    listManagedCourses(db, actor, filters),
+    listCategories(db),
+  ]);
   return {
     area,
     filters,
