@@ -117,7 +117,10 @@ export async function listUsers(db: Database, actor: Actor, filters: Partial<Use
   // The count and the page asked for at the same time; a page past the end (the list shrank since
   // the link was made) is read again as the last one.
   const asked = Math.max(1, filters.page ?? 1);
-  const [[{ total } = { total: 0 }], askedRows] = await Promise.all([db.select({ total: count() }).from(users).where(where), pageRows(asked)]);
+  const [[{ total } = { total: 0 }], askedRows] = await Promise.all([
+    db.select({ total: count() }).from(users).where(where),
+    pageRows(asked),
+  ]);
   const pageCount = Math.max(1, Math.ceil(Number(total) / PAGE_SIZE));
   const page = Math.min(asked, pageCount);
   const rows = page === asked ? askedRows : await pageRows(page);
