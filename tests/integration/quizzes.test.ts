@@ -223,6 +223,40 @@ describe("taking a quiz", () => {
     expect(submitted).toMatchObject({ status: "expired", score: 0 });
   });
 
+  it("shows an attempt whose time ran out as closed, on the quiz page and on the attempt itself", async () => {
+    const quiz = await createQuiz(handle.db, teacher, course, { timeLimitMinutes: 10 });
+    const start = new Date("2026-11-23T10:00:00Z");
+    const minutes = (count: number) => new Date(start.getTime() + count * 60_000);
+    const learner = await createUser(handle.db);
+    await enrol(handle.db, learner, course);
+    const { attempt } = await startAttempt(handle.db, learner, course.slug, quiz.id, start);
+    await saveAnswers(handle.db, learner, attempt.id, { [attempt.questions[0]!.id]: "1" }, minutes(2));
+
+    const before = await getLearnerQuiz(handle.db, learner, course.slug, quiz.id, minutes(9));
+    expect(before).toMatchObject({ inProgress: attempt.id, attempts: [{ id: attempt.id, status: "in_progress" }] });
+    const after = await getLearnerQuiz(handle.db, learner, course.slug, quiz.id, minutes(11));
+    expect(after).toMatchObject({ inProgress: null, attempts: [{ id: attempt.id, status: "expired", submittedAt: minutes(10) }] });
+
+    const other = await createUser(handle.db);
+    await enrol(handle.db, other, course);
+    const { attempt: left } = await startAttempt(handle.db, other, course.slug, quiz.id, start);
+    expect(await getLearnerAttempt(handle.db, other, course.slug, quiz.id, left.id, minutes(9))).toMatchObject({ state: "open" });
+    expect(await getLearnerAttempt(handle.db, other, course.slug, quiz.id, left.id, minutes(11))).toMatchObject({
+      state: "graded",
+      attempt: { status: "expired" },
+      attemptsLeft: quiz.maxAttempts - 1,
+    });
+    // Someone else's attempt stays out of reach, and a stranger to the course is refused first.
+    expect(await refusal(getLearnerAttempt(handle.db, learner, course.slug, quiz.id, left.id, minutes(11)))).toMatchObject({
+      code: "not_found",
+    });
+    const stranger = await createUser(handle.db);
+    expect(await refusal(getLearnerAttempt(handle.db, stranger, course.slug, quiz.id, left.id, minutes(11)))).toMatchObject({
+      code: "forbidden",
+      reason: "not_enrolled",
+    });
+  });
+
   it("holds the attempts limit when two starts race", async () => {
     const quiz = await createQuiz(handle.db, teacher, course, { maxAttempts: 2 });
     const learner = await createUser(handle.db);

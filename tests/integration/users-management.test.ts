@@ -178,6 +178,7 @@ describe("listUsers", () => {
     expect(second.users).toHaveLength(5);
     expect(first.pageCount).toBe(2);
     expect(beyond.page).toBe(2);
+    expect(beyond.users.map((user) => user.id)).toEqual(second.users.map((user) => user.id));
     expect(new Set([...first.users, ...second.users].map((user) => user.id)).size).toBe(55);
   });
 });

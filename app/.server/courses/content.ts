@@ -93,49 +93,60 @@ function assertAuthor(actor: Actor) {
 export async function listCourseContent(db: Database, actor: Actor, filters: ContentFilters): Promise<CourseContent> {
   assertAuthor(actor);
   const managed = managedCoursesWhere(actor);
-  const courseRows = await db
-    .select({ id: courses.id, title: courses.title, status: courses.status, thumbnailFileId: courses.thumbnailFileId })
-    .from(courses)
-    .where(and(managed, filters.course ? eq(courses.id, filters.course) : undefined))
-    .orderBy(asc(courses.title), asc(courses.id));
-  const courseIds = courseRows.map((course) => course.id);
-  const lessonRows = courseIds.length
-    ? await db
-        .select({
-          id: lessons.id,
-          courseId: lessons.courseId,
-          title: lessons.title,
-          position: lessons.position,
-          videoFileId: lessons.videoFileId,
-        })
-        .from(lessons)
-        .where(inArray(lessons.courseId, courseIds))
-        .orderBy(asc(lessons.position), asc(lessons.id))
-    : [];
-
+  const courseScope = and(managed, filters.course ? eq(courses.id, filters.course) : undefined);
+  const scopedIds = db.select({ id: courses.id }).from(courses).where(courseScope);
   const purpose = filters.kind && filters.kind !== "quiz" ? purposeOfKind[filters.kind] : null;
   const wantFiles = filters.kind !== "quiz";
-  const fileRows =
-    wantFiles && courseIds.length
-      ? await db
+  // Every read names the courses by a subquery, so that all go at once: one round trip, not five.
+  const [courseRows, lessonRows, fileRows, unattachedRows, [totals]] = await Promise.all([
+    db
+      .select({ id: courses.id, title: courses.title, status: courses.status, thumbnailFileId: courses.thumbnailFileId })
+      .from(courses)
+      .where(courseScope)
+      .orderBy(asc(courses.title), asc(courses.id)),
+    db
+      .select({
+        id: lessons.id,
+        courseId: lessons.courseId,
+        title: lessons.title,
+        position: lessons.position,
+        videoFileId: lessons.videoFileId,
+      })
+      .from(lessons)
+      .where(inArray(lessons.courseId, scopedIds))
+      .orderBy(asc(lessons.position), asc(lessons.id)),
+    wantFiles
+      ? db
           .select({ ...fileColumns, versionsSize: versionsSizeSql })
           .from(files)
           .leftJoin(videoTranscodes, eq(videoTranscodes.fileId, files.id))
-          .where(and(inArray(files.courseId, courseIds), purpose ? eq(files.purpose, purpose) : undefined))
+          .where(and(inArray(files.courseId, scopedIds), purpose ? eq(files.purpose, purpose) : undefined))
           .orderBy(asc(files.purpose), asc(files.originalName), asc(files.id))
           .limit(CONTENT_LIST_LIMIT + 1)
-      : [];
-  const truncated = fileRows.length > CONTENT_LIST_LIMIT;
-  const unattachedRows =
+      : [],
     wantFiles && !filters.course
-      ? await db
+      ? db
           .select({ ...fileColumns, versionsSize: versionsSizeSql })
           .from(files)
           .leftJoin(videoTranscodes, eq(videoTranscodes.fileId, files.id))
           .where(and(usableUnattachedFilesWhere(actor), purpose ? eq(files.purpose, purpose) : undefined))
           .orderBy(desc(files.createdAt), asc(files.id))
           .limit(CONTENT_LIST_LIMIT)
-      : [];
+      : [],
+    db
+      .select({
+        files: sql<number>`count(*)`.mapWith(Number),
+        bytes: sql<number>`coalesce(sum(${files.size}), 0)`.mapWith(Number),
+        versionsBytes: sql<number>`coalesce(sum(${versionsSizeSql}), 0)`.mapWith(Number),
+        videos: sql<number>`count(*) filter (where ${files.purpose} = 'lesson_video')`.mapWith(Number),
+        videosReady: sql<number>`count(*) filter (where ${videoTranscodes.status} = 'ready')`.mapWith(Number),
+        unattached: sql<number>`count(*) filter (where ${files.courseId} is null)`.mapWith(Number),
+      })
+      .from(files)
+      .leftJoin(videoTranscodes, eq(videoTranscodes.fileId, files.id))
+      .where(sql`(${files.courseId} in (select ${courses.id} from ${courses} where ${managed}) or ${usableUnattachedFilesWhere(actor)})`),
+  ]);
+  const truncated = fileRows.length > CONTENT_LIST_LIMIT;
 
   const lessonTitle = new Map(lessonRows.map((lesson) => [lesson.id, `Leçon ${lesson.position + 1} · ${lesson.title}`]));
   const usesOf = (row: (typeof fileRows)[number]): ContentUse[] => {
@@ -172,19 +183,6 @@ export async function listCourseContent(db: Database, actor: Actor, filters: Con
           }
         : null,
   });
-
-  const [totals] = await db
-    .select({
-      files: sql<number>`count(*)`.mapWith(Number),
-      bytes: sql<number>`coalesce(sum(${files.size}), 0)`.mapWith(Number),
-      versionsBytes: sql<number>`coalesce(sum(${versionsSizeSql}), 0)`.mapWith(Number),
-      videos: sql<number>`count(*) filter (where ${files.purpose} = 'lesson_video')`.mapWith(Number),
-      videosReady: sql<number>`count(*) filter (where ${videoTranscodes.status} = 'ready')`.mapWith(Number),
-      unattached: sql<number>`count(*) filter (where ${files.courseId} is null)`.mapWith(Number),
-    })
-    .from(files)
-    .leftJoin(videoTranscodes, eq(videoTranscodes.fileId, files.id))
-    .where(sql`(${files.courseId} in (select ${courses.id} from ${courses} where ${managed}) or ${usableUnattachedFilesWhere(actor)})`);
 
   const filesByCourse = new Map<number, ContentFile[]>();
   for (const row of fileRows.slice(0, CONTENT_LIST_LIMIT)) {

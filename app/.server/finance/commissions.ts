@@ -137,7 +137,16 @@ export interface CommissionMonth {
   > | null;
 }
 
-async function monthsOf(db: Database, lines: CommissionLine[], instructorId?: string): Promise<CommissionMonth[]> {
+/** The payouts, oldest first (an instructor's, or everyone's): read with the lines, at the same time. */
+function payoutsOf(db: Database, instructorId?: string) {
+  return db
+    .select()
+    .from(commissionPayouts)
+    .where(instructorId ? eq(commissionPayouts.instructorId, instructorId) : undefined)
+    .orderBy(commissionPayouts.createdAt, commissionPayouts.id);
+}
+
+function monthsOf(lines: CommissionLine[], payouts: Payout[]): CommissionMonth[] {
   const months = new Map<string, CommissionMonth>();
   for (const line of lines) {
     const key = `${line.instructorId}|${line.period}`;
@@ -167,12 +176,6 @@ async function monthsOf(db: Database, lines: CommissionLine[], instructorId?: st
     month.minRate = Math.min(month.minRate, line.minRate);
     month.maxRate = Math.max(month.maxRate, line.maxRate);
   }
-  if (months.size === 0) return [];
-  const payouts = await db
-    .select()
-    .from(commissionPayouts)
-    .where(instructorId ? eq(commissionPayouts.instructorId, instructorId) : undefined)
-    .orderBy(commissionPayouts.createdAt, commissionPayouts.id);
   for (const payout of payouts) {
     const month = months.get(`${payout.instructorId}|${payout.period}`);
     // The live payout wins over failed attempts; among failed ones, the last.
@@ -184,14 +187,19 @@ async function monthsOf(db: Database, lines: CommissionLine[], instructorId?: st
 /** The commissions tab: every instructor's months with entries in [from, to), newest first. */
 export async function listCommissionMonths(db: Database, admin: Actor, range: { from?: Date; to?: Date } = {}) {
   assertFinanceManager(admin);
-  return monthsOf(db, await commissionLines(db, range));
+  const [lines, payouts] = await Promise.all([commissionLines(db, range), payoutsOf(db)]);
+  return monthsOf(lines, payouts);
 }
 
 /** An instructor's own commissions and payouts (or any instructor's, for an admin). */
 export async function listInstructorCommissions(db: Database, actor: Actor, instructorId: string) {
   if (!canViewCommissionsOf(actor, instructorId)) throw AppError.notFound("Commissions introuvables.");
-  const months = await monthsOf(db, await commissionLines(db, { instructorId }), instructorId);
-  const rate = await currentCommissionRate(db, instructorId);
+  const [lines, payouts, rate] = await Promise.all([
+    commissionLines(db, { instructorId }),
+    payoutsOf(db, instructorId),
+    currentCommissionRate(db, instructorId),
+  ]);
+  const months = monthsOf(lines, payouts);
   const paid = months.reduce((total, month) => total + (month.payout?.status === "paid" ? month.payout.amount : 0), 0);
   const earned = months.reduce((total, month) => total + month.commissionFcfa, 0);
   return { rate, months, earnedFcfa: earned, paidFcfa: paid };

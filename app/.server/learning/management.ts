@@ -41,27 +41,34 @@ export const ENROLMENTS_PAGE_SIZE = 50;
 /** A course's enrolments, newest first, with the learner's name and address, by pages of 50 (a page past the last: the last). */
 export async function listCourseEnrolments(db: Database, actor: Actor, courseId: number, page = 1) {
   assertCanManageEnrolments(actor);
-  const [course] = await db.select({ id: courses.id, title: courses.title }).from(courses).where(eq(courses.id, courseId));
+  const pageRows = (shown: number) =>
+    db
+      .select({
+        id: enrolments.id,
+        status: enrolments.status,
+        progress: enrolments.progress,
+        enrolledAt: enrolments.enrolledAt,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        email: users.email,
+      })
+      .from(enrolments)
+      .innerJoin(users, eq(users.id, enrolments.userId))
+      .where(eq(enrolments.courseId, courseId))
+      .orderBy(desc(enrolments.enrolledAt), desc(enrolments.id))
+      .limit(ENROLMENTS_PAGE_SIZE)
+      .offset((shown - 1) * ENROLMENTS_PAGE_SIZE);
+  // The course, the count and the page asked for at once; a page past the end is read again as the last one.
+  const asked = Math.max(1, Math.trunc(page) || 1);
+  const [[course], [{ total } = { total: 0 }], askedRows] = await Promise.all([
+    db.select({ id: courses.id, title: courses.title }).from(courses).where(eq(courses.id, courseId)),
+    db.select({ total: count() }).from(enrolments).where(eq(enrolments.courseId, courseId)),
+    pageRows(asked),
+  ]);
   if (!course) throw AppError.notFound(enrolmentAdminMessages.courseNotFound);
-  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(enrolments).where(eq(enrolments.courseId, courseId));
   const pageCount = Math.max(1, Math.ceil(Number(total) / ENROLMENTS_PAGE_SIZE));
-  const shown = Math.min(Math.max(1, Math.trunc(page) || 1), pageCount);
-  const rows = await db
-    .select({
-      id: enrolments.id,
-      status: enrolments.status,
-      progress: enrolments.progress,
-      enrolledAt: enrolments.enrolledAt,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-    })
-    .from(enrolments)
-    .innerJoin(users, eq(users.id, enrolments.userId))
-    .where(eq(enrolments.courseId, courseId))
-    .orderBy(desc(enrolments.enrolledAt), desc(enrolments.id))
-    .limit(ENROLMENTS_PAGE_SIZE)
-    .offset((shown - 1) * ENROLMENTS_PAGE_SIZE);
+  const shown = Math.min(asked, pageCount);
+  const rows = shown === asked ? askedRows : await pageRows(shown);
   return { course, enrolments: rows, total: Number(total), page: shown, pageCount };
 }
 

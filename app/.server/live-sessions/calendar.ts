@@ -40,11 +40,15 @@ export async function sessionIcs(db: Database, actor: Actor, id: number, publicU
   return renderCalendar({ name: session.title, events: [eventOf(session, courseTitle, publicUrl)], now });
 }
 
-/** The actor's feed token, created on first use. */
+/** The actor's feed token, created on first use (a page view only reads it after that). */
 export async function getCalendarFeedToken(db: Database, actor: Actor, now = new Date()): Promise<string> {
+  const read = async () =>
+    (await db.select({ token: calendarFeeds.token }).from(calendarFeeds).where(eq(calendarFeeds.userId, actor.id)))[0];
+  const existing = await read();
+  if (existing) return existing.token;
+  // Two first views at once: one insert wins, both read its token.
   await db.insert(calendarFeeds).values({ userId: actor.id, token: newToken(), createdAt: now }).onConflictDoNothing();
-  const [row] = await db.select({ token: calendarFeeds.token }).from(calendarFeeds).where(eq(calendarFeeds.userId, actor.id));
-  return row!.token;
+  return (await read())!.token;
 }
 
 /** A new secret address: the old one stops working at once. */

@@ -93,13 +93,20 @@ function attemptSummary(attempt: Attempt) {
  * in progress if any, and how many are left; for an untimed quiz, its questions to answer offline.
  */
 export async function getLearnerQuiz(db: Database, actor: Actor, slug: string, quizId: number, now = new Date()) {
-  const { quiz, course } = await learnerQuiz(db, actor, slug, quizId);
-  await db.transaction((tx) => closeOverdue(tx, actor.id, quiz.id, course.id, now));
-  const attempts = await db
-    .select()
-    .from(quizAttempts)
-    .where(and(eq(quizAttempts.userId, actor.id), eq(quizAttempts.quizId, quiz.id)))
-    .orderBy(asc(quizAttempts.attemptNumber));
+  const readAttempts = () =>
+    db
+      .select()
+      .from(quizAttempts)
+      .where(and(eq(quizAttempts.userId, actor.id), eq(quizAttempts.quizId, quizId)))
+      .orderBy(asc(quizAttempts.attemptNumber));
+  // The quiz and the learner's own attempts at it in one round trip (a class opens it at once:
+  // every round trip waiting on another puts the page behind the others); the attempts are only
+  // shown once the learner is let in.
+  const [{ quiz, course }, read] = await Promise.all([learnerQuiz(db, actor, slug, quizId), readAttempts()]);
+  // An open attempt whose time ran out is closed now (lazily, besides the deadline job).
+  const overdue = read.some((attempt) => attempt.status === "in_progress" && pastDeadline(attempt, now));
+  if (overdue) await db.transaction((tx) => closeOverdue(tx, actor.id, quiz.id, course.id, now));
+  const attempts = overdue ? await readAttempts() : read;
   const graded = attempts.filter((attempt) => attempt.status !== "in_progress");
   const best = graded.reduce<number | null>(
     (top, attempt) => (top === null || (attempt.score ?? 0) > top ? (attempt.score ?? 0) : top),
@@ -396,8 +403,11 @@ export async function closeAttemptAtDeadline(db: Database, attemptId: number, no
  * corrections, each question with the right answer and its explanation.
  */
 export async function getLearnerAttempt(db: Database, actor: Actor, slug: string, quizId: number, attemptId: number, now = new Date()) {
+  // Both at once; whether the learner follows the course is answered first.
+  const own = ownAttempt(db, actor, attemptId);
+  own.catch(() => {});
   const { quiz, course } = await learnerQuiz(db, actor, slug, quizId);
-  let { attempt } = await ownAttempt(db, actor, attemptId);
+  let { attempt } = await own;
   if (attempt.quizId !== quiz.id) throw AppError.notFound("Tentative introuvable.");
   if (attempt.status === "in_progress" && pastDeadline(attempt, now)) {
     attempt = await db.transaction(async (tx) => {

@@ -20,11 +20,11 @@ const OPENED = ["active", "completed", "paused"] as const;
 
 export async function getTeacherDashboard(db: Database, actor: Actor) {
   const managed = db.select({ id: courses.id }).from(courses).where(managedCoursesWhere(actor));
-  const [courseRow] = await db
+  const courseFigures = db
     .select({ total: count(), published: count(sql`case when ${eq(courses.status, "published")} then 1 end`) })
     .from(courses)
     .where(managedCoursesWhere(actor));
-  const [learnerRow] = await db
+  const learnerFigures = db
     .select({
       active: countDistinct(sql`case when ${eq(enrolments.status, "active")} then ${enrolments.userId} end`),
       learners: countDistinct(enrolments.userId),
@@ -33,7 +33,7 @@ export async function getTeacherDashboard(db: Database, actor: Actor) {
     })
     .from(enrolments)
     .where(and(inArray(enrolments.courseId, managed), inArray(enrolments.status, [...OPENED])));
-  const [minutesRow] = await db
+  const minuteFigures = db
     .select({ minutes: sum(lessons.durationMinutes) })
     .from(lessons)
     .where(inArray(lessons.courseId, managed));
@@ -45,10 +45,11 @@ export async function getTeacherDashboard(db: Database, actor: Actor) {
       averageProgress: avg(enrolments.progress).as("average_progress"),
     })
     .from(enrolments)
-    .where(inArray(enrolments.status, [...OPENED]))
+    // The managed courses only: the join below cannot narrow a grouped subquery.
+    .where(and(inArray(enrolments.courseId, managed), inArray(enrolments.status, [...OPENED])))
     .groupBy(enrolments.courseId)
     .as("progress_rows");
-  const courseList = await db
+  const courseRows = db
     .select({
       id: courses.id,
       slug: courses.slug,
@@ -62,6 +63,14 @@ export async function getTeacherDashboard(db: Database, actor: Actor) {
     .where(managedCoursesWhere(actor))
     .orderBy(desc(courses.updatedAt), desc(courses.id))
     .limit(8);
+
+  // Four independent reads: at the same time, so the page waits for one round trip, not four.
+  const [[courseRow], [learnerRow], [minutesRow], courseList] = await Promise.all([
+    courseFigures,
+    learnerFigures,
+    minuteFigures,
+    courseRows,
+  ]);
 
   const following = Number(learnerRow?.following ?? 0);
   const completed = Number(learnerRow?.completed ?? 0);

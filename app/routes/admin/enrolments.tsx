@@ -30,12 +30,16 @@ const listHref = (courseId: number, page: number) => `${PATH}?cours=${courseId}$
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
   const admin = context.get(userContext);
-  const courses = await orHttpError(listCoursesForEnrolments(db, admin));
   const search = new URL(request.url).searchParams;
   const chosen = serialIdSchema.safeParse(search.get("cours"));
-  const courseId = chosen.success ? chosen.data : (courses[0]?.id ?? null);
   const page = serialIdSchema.safeParse(search.get("page"));
-  const list = courseId === null ? null : await orHttpError(listCourseEnrolments(db, admin, courseId, page.success ? page.data : 1));
+  const listOf = (courseId: number) => orHttpError(listCourseEnrolments(db, admin, courseId, page.success ? page.data : 1));
+  // A chosen course's list comes with the course choices; otherwise the first course's, after them.
+  const [courses, chosenList] = await Promise.all([
+    orHttpError(listCoursesForEnrolments(db, admin)),
+    chosen.success ? listOf(chosen.data) : null,
+  ]);
+  const list = chosenList ?? (!chosen.success && courses[0] ? await listOf(courses[0].id) : null);
   return {
     total: list?.total ?? 0,
     page: list?.page ?? 1,

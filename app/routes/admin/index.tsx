@@ -1,6 +1,8 @@
 import { BookOpen, CheckCircle2, ClipboardList, Download, GraduationCap, Users, Wallet } from "~/components/icons";
 import { Link, href } from "react-router";
+import type { Actor } from "~/.server/auth/actor";
 import { dbContext, userContext } from "~/.server/context";
+import type { Database } from "~/.server/db/client";
 import { listReports } from "~/.server/finance";
 import {
   getBreakdowns,
@@ -55,6 +57,38 @@ const dashboardReports = [
   { kind: "sessions", label: "Sessions en direct", description: "Les formations qui ont des sessions en direct et leur prochaine date." },
 ];
 
+/** The open tab's panel, its reads at once. */
+async function panelOf(db: Database, admin: Actor, tab: Tab, window: ReturnType<typeof windowOf>, now: Date) {
+  if (tab === "utilisateurs") {
+    const [{ roles }, months] = await Promise.all([
+      getBreakdowns(db, admin, window, ["roles"]),
+      getMonthlyFigures(db, admin, now, 6, ["signUps"]),
+    ]);
+    return { tab, roles, months };
+  }
+  if (tab === "cours") {
+    const [top, drafts] = await Promise.all([getTopCourses(db, admin, window), listManagedCourses(db, admin, { status: "draft" })]);
+    return {
+      tab,
+      top,
+      drafts: drafts.slice(0, 8).map((course) => ({
+        id: course.id,
+        title: course.title,
+        instructorName: course.instructorName,
+        updatedAt: course.updatedAt,
+      })),
+    };
+  }
+  if (tab === "analytics") {
+    const [months, breakdowns] = await Promise.all([
+      getMonthlyFigures(db, admin, now, 12, ["revenue", "refunds", "enrolments", "completions"]),
+      getBreakdowns(db, admin, window, ["methods"]),
+    ]);
+    return { tab, months, breakdowns };
+  }
+  return { tab, history: await listReports(db, admin) };
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = context.get(userContext);
   const db = context.get(dbContext);
@@ -65,32 +99,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     : "utilisateurs";
   const now = new Date();
   const window = windowOf(period, now);
-  const stats = await getDashboardStats(db, admin, window);
-  const panel =
-    tab === "utilisateurs"
-      ? {
-          tab,
-          roles: (await getBreakdowns(db, admin, window, ["roles"])).roles,
-          months: await getMonthlyFigures(db, admin, now, 6, ["signUps"]),
-        }
-      : tab === "cours"
-        ? {
-            tab,
-            top: await getTopCourses(db, admin, window),
-            drafts: (await listManagedCourses(db, admin, { status: "draft" })).slice(0, 8).map((course) => ({
-              id: course.id,
-              title: course.title,
-              instructorName: course.instructorName,
-              updatedAt: course.updatedAt,
-            })),
-          }
-        : tab === "analytics"
-          ? {
-              tab,
-              months: await getMonthlyFigures(db, admin, now, 12, ["revenue", "refunds", "enrolments", "completions"]),
-              breakdowns: await getBreakdowns(db, admin, window, ["methods"]),
-            }
-          : { tab, history: await listReports(db, admin) };
+  // The cards and the open tab's panel at once.
+  const [stats, panel] = await Promise.all([getDashboardStats(db, admin, window), panelOf(db, admin, tab, window, now)]);
   return { period, stats, panel };
 }
 

@@ -22,8 +22,7 @@ import type { Route } from "./+types/sessions";
 export async function loader({ context }: Route.LoaderArgs) {
   const user = context.get(userContext);
   const db = context.get(dbContext);
-  const sessions = await listLearnerSessions(db, user);
-  const token = await getCalendarFeedToken(db, user);
+  const [sessions, token] = await Promise.all([listLearnerSessions(db, user), getCalendarFeedToken(db, user)]);
   const feedUrl = `${context.get(envContext).PUBLIC_URL}/calendrier/${token}.ics`;
   return { sessions: sessions.map(learnerSessionView), feedUrl };
 }
