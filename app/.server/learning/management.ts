@@ -5,6 +5,7 @@ import { emailSchema, requiredText } from "~/lib/schemas";
 import { isAdmin, type Actor } from "../auth/actor";
 import { recordAudit } from "../audit";
 import type { Database } from "../db/client";
+import { readPage } from "../db/paging";
 import { courses, enrolments, users } from "../db/schema";
 import { AppError, validate } from "../errors";
 import { notifyUser } from "../notifications";
@@ -41,35 +42,34 @@ export const ENROLMENTS_PAGE_SIZE = 50;
 /** A course's enrolments, newest first, with the learner's name and address, by pages of 50 (a page past the last: the last). */
 export async function listCourseEnrolments(db: Database, actor: Actor, courseId: number, page = 1) {
   assertCanManageEnrolments(actor);
-  const pageRows = (shown: number) =>
-    db
-      .select({
-        id: enrolments.id,
-        status: enrolments.status,
-        progress: enrolments.progress,
-        enrolledAt: enrolments.enrolledAt,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        email: users.email,
-      })
-      .from(enrolments)
-      .innerJoin(users, eq(users.id, enrolments.userId))
-      .where(eq(enrolments.courseId, courseId))
-      .orderBy(desc(enrolments.enrolledAt), desc(enrolments.id))
-      .limit(ENROLMENTS_PAGE_SIZE)
-      .offset((shown - 1) * ENROLMENTS_PAGE_SIZE);
-  // The course, the count and the page asked for at once; a page past the end is read again as the last one.
-  const asked = Math.max(1, Math.trunc(page) || 1);
-  const [[course], [{ total } = { total: 0 }], askedRows] = await Promise.all([
+  // The course and the page at once.
+  const [[course], list] = await Promise.all([
     db.select({ id: courses.id, title: courses.title }).from(courses).where(eq(courses.id, courseId)),
-    db.select({ total: count() }).from(enrolments).where(eq(enrolments.courseId, courseId)),
-    pageRows(asked),
+    readPage({
+      asked: page,
+      size: ENROLMENTS_PAGE_SIZE,
+      count: async () => (await db.select({ total: count() }).from(enrolments).where(eq(enrolments.courseId, courseId)))[0]?.total ?? 0,
+      rows: (offset) =>
+        db
+          .select({
+            id: enrolments.id,
+            status: enrolments.status,
+            progress: enrolments.progress,
+            enrolledAt: enrolments.enrolledAt,
+            firstName: users.firstName,
+            lastName: users.lastName,
+            email: users.email,
+          })
+          .from(enrolments)
+          .innerJoin(users, eq(users.id, enrolments.userId))
+          .where(eq(enrolments.courseId, courseId))
+          .orderBy(desc(enrolments.enrolledAt), desc(enrolments.id))
+          .limit(ENROLMENTS_PAGE_SIZE)
+          .offset(offset),
+    }),
   ]);
   if (!course) throw AppError.notFound(enrolmentAdminMessages.courseNotFound);
-  const pageCount = Math.max(1, Math.ceil(Number(total) / ENROLMENTS_PAGE_SIZE));
-  const shown = Math.min(asked, pageCount);
-  const rows = shown === asked ? askedRows : await pageRows(shown);
-  return { course, enrolments: rows, total: Number(total), page: shown, pageCount };
+  return { course, enrolments: list.rows, total: list.total, page: list.page, pageCount: list.pageCount };
 }
 
 export const GRANT_KINDS = ["free_place", "scholarship"] as const;

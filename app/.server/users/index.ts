@@ -3,6 +3,7 @@ import { alias } from "drizzle-orm/pg-core";
 import { formatNumericDate, isoDay, startOfMonth } from "~/lib/dates";
 import { isRole, roleLabels, type Role } from "~/lib/roles";
 import type { Database } from "../db/client";
+import { readPage } from "../db/paging";
 import { recordActivity, type ActivityType } from "../activity";
 import { recordAudit } from "../audit";
 import { containsText } from "../db/like";
@@ -106,25 +107,14 @@ function toListedUser({ hasSignInMethod: hasMethod, ...row }: ListedRow): Listed
 export async function listUsers(db: Database, actor: Actor, filters: Partial<UserFilters> = {}) {
   assertCanManageUsers(actor);
   const where = filterConditions(filters);
-  const pageRows = (page: number) =>
-    db
-      .select(listColumns)
-      .from(users)
-      .where(where)
-      .orderBy(desc(users.createdAt), desc(users.id))
-      .limit(PAGE_SIZE)
-      .offset((page - 1) * PAGE_SIZE);
-  // The count and the page asked for at the same time; a page past the end (the list shrank since
-  // the link was made) is read again as the last one.
-  const asked = Math.max(1, filters.page ?? 1);
-  const [[{ total } = { total: 0 }], askedRows] = await Promise.all([
-    db.select({ total: count() }).from(users).where(where),
-    pageRows(asked),
-  ]);
-  const pageCount = Math.max(1, Math.ceil(Number(total) / PAGE_SIZE));
-  const page = Math.min(asked, pageCount);
-  const rows = page === asked ? askedRows : await pageRows(page);
-  return { users: rows.map((row) => toListedUser(row as ListedRow)), total: Number(total), page, pageCount };
+  const { rows, total, page, pageCount } = await readPage({
+    asked: filters.page,
+    size: PAGE_SIZE,
+    count: async () => (await db.select({ total: count() }).from(users).where(where))[0]?.total ?? 0,
+    rows: (offset) =>
+      db.select(listColumns).from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(PAGE_SIZE).offset(offset),
+  });
+  return { users: rows.map((row) => toListedUser(row as ListedRow)), total, page, pageCount };
 }
 
 async function lockTarget(tx: Database, userId: string) {

@@ -12,6 +12,7 @@ import {
   listManagedCourses,
   windowOf,
   type Trend,
+  type Window,
 } from "~/.server/reports";
 import { BarsCard, MonthlyRevenueBars } from "~/components/admin/charts";
 import { PeriodSelector } from "~/components/admin/period-selector";
@@ -58,7 +59,7 @@ const dashboardReports = [
 ];
 
 /** The open tab's panel, its reads at once. */
-async function panelOf(db: Database, admin: Actor, tab: Tab, window: ReturnType<typeof windowOf>, now: Date) {
+async function panelOf(db: Database, admin: Actor, tab: Tab, window: Window, now: Date) {
   if (tab === "utilisateurs") {
     const [{ roles }, months] = await Promise.all([
       getBreakdowns(db, admin, window, ["roles"]),
