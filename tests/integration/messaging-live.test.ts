@@ -16,7 +16,7 @@ import { createRealtimeServer, type RealtimeServer } from "~/.server/realtime";
 import { REALTIME_PATH, type ServerFrame } from "~/lib/realtime";
 import { createCourse, createSignedInUser, enrol } from "../factories";
 import { createTestAuth } from "../setup/auth";
-import { createTestDatabase } from "../setup/db";
+import { createTestDatabase, serverDatabaseUrl } from "../setup/db";
 
 let first: DatabaseHandle;
 /** The database as the second process sees it (its own pool and listening connection on PostgreSQL). */
@@ -46,9 +46,7 @@ beforeAll(async () => {
   first = await createTestDatabase();
   if (first.kind === "postgres") {
     const rows = (await first.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] };
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = `/${rows.rows[0]!.name}`;
-    second = await openDatabase({ databaseUrl: url.toString(), dataDir: "memory://" });
+    second = await openDatabase({ databaseUrl: serverDatabaseUrl(rows.rows[0]!.name), dataDir: "memory://" });
   } else {
     second = first;
   }

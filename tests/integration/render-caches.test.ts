@@ -12,7 +12,7 @@ import { categories, courses, sessions, users } from "~/.server/db/schema";
 import { createPageCache } from "~/.server/http/page-cache";
 import { createSignedInUser } from "../factories";
 import { createTestAuth } from "../setup/auth";
-import { createTestDatabase } from "../setup/db";
+import { createTestDatabase, serverDatabaseUrl } from "../setup/db";
 
 /**
  * The caches of the render path (app/.server/cache, app/.server/auth/session-cache.ts) follow the
@@ -30,9 +30,7 @@ beforeAll(async () => {
   handle = await createTestDatabase();
   if (handle.kind === "postgres") {
     const rows = (await handle.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] };
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = `/${rows.rows[0]!.name}`;
-    other = await openDatabase({ databaseUrl: url.toString(), dataDir: "memory://" });
+    other = await openDatabase({ databaseUrl: serverDatabaseUrl(rows.rows[0]!.name), dataDir: "memory://" });
   } else {
     other = handle;
   }

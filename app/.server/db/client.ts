@@ -53,6 +53,8 @@ export async function openDatabase(options: {
   migrate?: boolean;
   /** What /healthz calls a server reached by URL: "pglite" for the PGlite of our primary process. */
   kind?: DatabaseHandle["kind"];
+  /** PGlite only: the data folder to start from, as `dumpDataDir()` gave it (the tests' migrated template). */
+  loadDataDir?: Blob;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     // connectionTimeoutMillis: an unreachable server fails the health check instead of hanging.
@@ -87,7 +89,10 @@ export async function openDatabase(options: {
   const inMemory = options.dataDir.startsWith("memory://");
   const release = inMemory ? () => {} : acquireDataDirLock(options.dataDir);
   // "memory://" rather than no folder: PGlite drops the options (extensions) when its first argument is undefined.
-  const client = new PGlite(inMemory ? "memory://" : path.join(options.dataDir, "pglite"), PGLITE_OPTIONS);
+  const client = new PGlite(inMemory ? "memory://" : path.join(options.dataDir, "pglite"), {
+    ...PGLITE_OPTIONS,
+    loadDataDir: options.loadDataDir,
+  });
   try {
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     await migratePglite(db as never, { migrationsFolder });
