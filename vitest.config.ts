@@ -8,6 +8,9 @@ export default defineConfig({
     // Code that falls back on the trial's DATA_DIR (the toast cookie's secret) keeps it in memory,
     // not in the checkout's ./data.
     env: { DATA_DIR: "memory://" },
+    // Vitest's default leaves a core to its own process: one worker on our 2-core machines. That
+    // process only gathers results; one test file per core halved the suite's time there.
+    maxWorkers: "100%",
     projects: [
       {
         extends: true,
