@@ -154,6 +154,8 @@ describe("the contact inbox", () => {
     expect(await list("")).not.toContain(message.id);
     expect(await list("?statut=archives")).toContain(message.id);
     expect(await list("?statut=tous&q=keita")).toEqual([message.id]);
+    // A page past the end (its last message archived from there) shows the last page.
+    expect(await list("?statut=tous&q=keita&page=4")).toEqual([message.id]);
 
     await routeOutcome(() =>
       asServer(messageAction, args(path, { cookie: cookies.admin, form: { intent: "restore" }, params: { id: String(message.id) } })),

@@ -216,6 +216,11 @@ describe("the subscribers", () => {
       asServer(newsletterLoader, args("/admin/newsletter?statut=desinscrits", { cookie: cookies.admin })),
     );
     expect((list.data as { subscribers: Array<{ email: string }> }).subscribers.map((row) => row.email)).toEqual([address(SUBSCRIBERS)]);
+    // A page past the end (the list shrank since the link was made) shows the last page.
+    const beyond = await routeOutcome(() =>
+      asServer(newsletterLoader, args("/admin/newsletter?statut=desinscrits&page=7", { cookie: cookies.admin })),
+    );
+    expect(beyond.data).toMatchObject({ filters: { page: 1 }, pages: 1, subscribers: [{ email: address(SUBSCRIBERS) }] });
     const csv = await routeOutcome(() =>
       asServer(exportLoader, args("/admin/newsletter/abonnes.csv?statut=tous", { cookie: cookies.admin })),
     );

@@ -253,6 +253,9 @@ describe("the screens", () => {
     expect(mine.reviews.map((row) => row.id)).not.toContain(review.id);
     const theirs = (await call(staffLoader, otherTeacher, `/teacher/avis?cours=${course.id}`)).data as { reviews: Array<{ id: number }> };
     expect(theirs.reviews.map((row) => row.id)).toEqual([review.id]);
+    // A page past the end (the last review of the last page hidden from there) shows the last page.
+    const beyond = await call(staffLoader, otherTeacher, `/teacher/avis?cours=${course.id}&page=3`);
+    expect(beyond.data).toMatchObject({ page: 1, pageCount: 1, reviews: [{ id: review.id }] });
     // Another teacher's filter on this course shows nothing of it.
     expect(((await call(staffLoader, teacher, `/teacher/avis?cours=${course.id}`)).data as { total: number }).total).toBe(0);
 

@@ -8,6 +8,7 @@ import type { Actor } from "../auth/actor";
 import { recordAudit } from "../audit";
 import type { Database } from "../db/client";
 import { containsText } from "../db/like";
+import { readPage } from "../db/paging";
 import { contactMessages, contactReplies, users } from "../db/schema";
 import { AppError, validate } from "../errors";
 import { enqueueJob } from "../jobs";
@@ -36,35 +37,43 @@ function statusWhere(status: InboxFilter): SQL | undefined {
   return eq(contactMessages.status, status);
 }
 
-/** One page of messages, newest first, with the count per state (for the filter and the sidebar figure). */
+/**
+ * One page of messages, newest first, with the count per state (for the filter and the sidebar
+ * figure). A page past the end (the last message of the last page archived) gives the last page.
+ */
 export async function listInbox(db: Database, actor: Actor, filters: InboxFilters) {
   assertCanManageInbox(actor);
   const where = and(
     statusWhere(filters.status),
     filters.q ? containsText(filters.q, contactMessages.name, contactMessages.email, contactMessages.subject) : undefined,
   );
-  const [rows, [total], perStatus] = await Promise.all([
-    db
-      .select({
-        id: contactMessages.id,
-        name: contactMessages.name,
-        email: contactMessages.email,
-        subject: contactMessages.subject,
-        excerpt: sql<string>`left(${contactMessages.message}, 160)`,
-        status: contactMessages.status,
-        createdAt: contactMessages.createdAt,
-      })
-      .from(contactMessages)
-      .where(where)
-      .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
-      .limit(INBOX_PAGE_SIZE)
-      .offset((filters.page - 1) * INBOX_PAGE_SIZE),
-    db.select({ value: count() }).from(contactMessages).where(where),
+  const [{ rows, total, page, pageCount }, perStatus] = await Promise.all([
+    readPage({
+      asked: filters.page,
+      size: INBOX_PAGE_SIZE,
+      count: async () => (await db.select({ value: count() }).from(contactMessages).where(where))[0]?.value ?? 0,
+      rows: (offset) =>
+        db
+          .select({
+            id: contactMessages.id,
+            name: contactMessages.name,
+            email: contactMessages.email,
+            subject: contactMessages.subject,
+            excerpt: sql<string>`left(${contactMessages.message}, 160)`,
+            status: contactMessages.status,
+            createdAt: contactMessages.createdAt,
+          })
+          .from(contactMessages)
+          .where(where)
+          .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
+          .limit(INBOX_PAGE_SIZE)
+          .offset(offset),
+    }),
     db.select({ status: contactMessages.status, value: count() }).from(contactMessages).groupBy(contactMessages.status),
   ]);
   const counts: Record<ContactStatus, number> = { new: 0, answered: 0, archived: 0 };
   for (const row of perStatus) counts[row.status] = row.value;
-  return { messages: rows, total: total?.value ?? 0, counts, pageSize: INBOX_PAGE_SIZE };
+  return { messages: rows, total, page, pageCount, counts };
 }
 
 /** One message with its answers, oldest answer first. */

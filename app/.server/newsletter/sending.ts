@@ -9,6 +9,7 @@ import { isAdmin, type Actor } from "../auth/actor";
 import { recordAudit } from "../audit";
 import type { Database } from "../db/client";
 import { containsText } from "../db/like";
+import { readPage } from "../db/paging";
 import { newsletterDeliveries, newsletterIssues, newsletterSubscriptions } from "../db/schema";
 import { AppError, validate } from "../errors";
 import { toCsv } from "../http/csv";
@@ -93,15 +94,20 @@ function subscriberWhere(filters: Pick<SubscriberFilters, "status" | "q">): SQL 
 export async function listSubscribers(db: Database, actor: Actor, filters: SubscriberFilters) {
   assertCanManageNewsletter(actor);
   const where = subscriberWhere(filters);
-  const [rows, [filtered], [totals]] = await Promise.all([
-    db
-      .select()
-      .from(newsletterSubscriptions)
-      .where(where)
-      .orderBy(desc(newsletterSubscriptions.createdAt), desc(newsletterSubscriptions.id))
-      .limit(SUBSCRIBERS_PAGE_SIZE)
-      .offset((filters.page - 1) * SUBSCRIBERS_PAGE_SIZE),
-    db.select({ value: count() }).from(newsletterSubscriptions).where(where),
+  const [{ rows, total, page, pageCount }, [totals]] = await Promise.all([
+    readPage({
+      asked: filters.page,
+      size: SUBSCRIBERS_PAGE_SIZE,
+      count: async () => (await db.select({ value: count() }).from(newsletterSubscriptions).where(where))[0]?.value ?? 0,
+      rows: (offset) =>
+        db
+          .select()
+          .from(newsletterSubscriptions)
+          .where(where)
+          .orderBy(desc(newsletterSubscriptions.createdAt), desc(newsletterSubscriptions.id))
+          .limit(SUBSCRIBERS_PAGE_SIZE)
+          .offset(offset),
+    }),
     db
       .select({
         active: sql<number>`count(*) filter (where ${newsletterSubscriptions.unsubscribedAt} is null)::int`,
@@ -111,10 +117,11 @@ export async function listSubscribers(db: Database, actor: Actor, filters: Subsc
   ]);
   return {
     subscribers: rows,
-    total: filtered?.value ?? 0,
+    total,
+    page,
+    pageCount,
     active: totals?.active ?? 0,
     unsubscribed: totals?.unsubscribed ?? 0,
-    pageSize: SUBSCRIBERS_PAGE_SIZE,
   };
 }
 

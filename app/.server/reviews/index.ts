@@ -6,6 +6,7 @@ import type { Actor } from "../auth/actor";
 import { courseRatingSql } from "../catalogue";
 import { managedCoursesWhere } from "../courses/policy";
 import type { Database } from "../db/client";
+import { readPage } from "../db/paging";
 import { courseReviews, courses, users } from "../db/schema";
 import { AppError, validate } from "../errors";
 import { followsCourse } from "../learning";
@@ -102,7 +103,6 @@ export type StaffReviewFilters = { courseId?: number | null; hidden?: "all" | "v
  * administrator), hidden ones included and marked, newest first, one page at a time.
  */
 export async function listCourseReviews(db: Database, actor: Actor, filters: StaffReviewFilters = {}) {
-  const page = Math.max(1, filters.page ?? 1);
   const where: SQL | undefined = and(
     managedCoursesWhere(actor),
     filters.courseId ? eq(courseReviews.courseId, filters.courseId) : undefined,
@@ -112,30 +112,35 @@ export async function listCourseReviews(db: Database, actor: Actor, filters: Sta
         ? isNull(courseReviews.hiddenAt)
         : undefined,
   );
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        id: courseReviews.id,
-        courseId: courses.id,
-        courseTitle: courses.title,
-        courseSlug: courses.slug,
-        author: fullName,
-        rating: courseReviews.rating,
-        body: courseReviews.body,
-        createdAt: courseReviews.createdAt,
-        updatedAt: courseReviews.updatedAt,
-        hiddenAt: courseReviews.hiddenAt,
-      })
-      .from(courseReviews)
-      .innerJoin(courses, eq(courseReviews.courseId, courses.id))
-      .innerJoin(users, eq(courseReviews.userId, users.id))
-      .where(where)
-      .orderBy(desc(courseReviews.createdAt), desc(courseReviews.id))
-      .limit(REVIEWS_PAGE_SIZE)
-      .offset((page - 1) * REVIEWS_PAGE_SIZE),
-    db.select({ count: count() }).from(courseReviews).innerJoin(courses, eq(courseReviews.courseId, courses.id)).where(where),
-  ]);
-  return { reviews: rows, total: total?.count ?? 0, page, pageCount: Math.max(1, Math.ceil((total?.count ?? 0) / REVIEWS_PAGE_SIZE)) };
+  const { rows, total, page, pageCount } = await readPage({
+    asked: filters.page,
+    size: REVIEWS_PAGE_SIZE,
+    count: async () =>
+      (await db.select({ count: count() }).from(courseReviews).innerJoin(courses, eq(courseReviews.courseId, courses.id)).where(where))[0]
+        ?.count ?? 0,
+    rows: (offset) =>
+      db
+        .select({
+          id: courseReviews.id,
+          courseId: courses.id,
+          courseTitle: courses.title,
+          courseSlug: courses.slug,
+          author: fullName,
+          rating: courseReviews.rating,
+          body: courseReviews.body,
+          createdAt: courseReviews.createdAt,
+          updatedAt: courseReviews.updatedAt,
+          hiddenAt: courseReviews.hiddenAt,
+        })
+        .from(courseReviews)
+        .innerJoin(courses, eq(courseReviews.courseId, courses.id))
+        .innerJoin(users, eq(courseReviews.userId, users.id))
+        .where(where)
+        .orderBy(desc(courseReviews.createdAt), desc(courseReviews.id))
+        .limit(REVIEWS_PAGE_SIZE)
+        .offset(offset),
+  });
+  return { reviews: rows, total, page, pageCount };
 }
 
 export type CourseRatingParts = Awaited<ReturnType<typeof listCourseRatings>>[number];

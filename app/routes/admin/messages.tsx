@@ -28,10 +28,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const inbox = await orHttpError(listInbox(context.get(dbContext), context.get(userContext), filters));
   const back = url.search;
   return {
-    filters,
+    // The page shown: the last one when the one asked for is past the end.
+    filters: { ...filters, page: inbox.page },
     counts: inbox.counts,
     total: inbox.total,
-    pages: Math.max(1, Math.ceil(inbox.total / inbox.pageSize)),
+    pages: inbox.pageCount,
     back,
     messages: inbox.messages.map(({ createdAt, ...message }) => ({
       ...message,

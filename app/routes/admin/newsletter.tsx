@@ -44,13 +44,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [list, issues] = await orHttpError(Promise.all([listSubscribers(db, admin, filters), listIssues(db, admin)]));
   const exportParams = new URLSearchParams({ statut: filters.status, ...(filters.q ? { q: filters.q } : {}) });
   return {
-    filters,
+    // The page shown: the last one when the one asked for is past the end.
+    filters: { ...filters, page: list.page },
     // A new token each time the form is shown: the same form sent twice is one newsletter.
     token: randomUUID(),
     active: list.active,
     unsubscribed: list.unsubscribed,
     total: list.total,
-    pages: Math.max(1, Math.ceil(list.total / list.pageSize)),
+    pages: list.pageCount,
     exportHref: `${PATH}/abonnes.csv?${exportParams}`,
     subscribers: list.subscribers.map((row) => ({
       id: row.id,
