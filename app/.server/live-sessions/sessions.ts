@@ -317,32 +317,37 @@ export type ManagedSession = Awaited<ReturnType<typeof listManagedSessions>>["up
 
 /** One session for its managers: the form's values, who registered and who attended. */
 export async function getManagedSession(db: Database, actor: Actor, id: number, now = new Date()) {
+  // The three reads leave together; the lists are returned only once the actor may manage it.
+  const lists = Promise.all([
+    db
+      .select({
+        userId: users.id,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        email: users.email,
+        at: liveSessionRegistrations.registeredAt,
+      })
+      .from(liveSessionRegistrations)
+      .innerJoin(users, eq(users.id, liveSessionRegistrations.userId))
+      .where(eq(liveSessionRegistrations.sessionId, id))
+      .orderBy(asc(users.lastName), asc(users.firstName)),
+    db
+      .select({
+        userId: users.id,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        email: users.email,
+        firstJoinedAt: liveSessionAttendance.firstJoinedAt,
+        joins: liveSessionAttendance.joins,
+      })
+      .from(liveSessionAttendance)
+      .innerJoin(users, eq(users.id, liveSessionAttendance.userId))
+      .where(eq(liveSessionAttendance.sessionId, id))
+      .orderBy(asc(liveSessionAttendance.firstJoinedAt)),
+  ]);
+  lists.catch(() => {});
   const { session, course } = await managedSession(db, actor, id);
-  const registered = await db
-    .select({
-      userId: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      at: liveSessionRegistrations.registeredAt,
-    })
-    .from(liveSessionRegistrations)
-    .innerJoin(users, eq(users.id, liveSessionRegistrations.userId))
-    .where(eq(liveSessionRegistrations.sessionId, id))
-    .orderBy(asc(users.lastName), asc(users.firstName));
-  const attended = await db
-    .select({
-      userId: users.id,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      firstJoinedAt: liveSessionAttendance.firstJoinedAt,
-      joins: liveSessionAttendance.joins,
-    })
-    .from(liveSessionAttendance)
-    .innerJoin(users, eq(users.id, liveSessionAttendance.userId))
-    .where(eq(liveSessionAttendance.sessionId, id))
-    .orderBy(asc(liveSessionAttendance.firstJoinedAt));
+  const [registered, attended] = await lists;
   return {
     session,
     course,
