@@ -50,6 +50,13 @@ describe("/dashboard/forum", () => {
       category: "cybersecurite",
       author: { name: "Awa Traoré" },
     });
+    // A page past the end shows the last page.
+    const beyond = (await call(forumLoader, other, "/dashboard/forum?categorie=cybersecurite&page=40")).data as {
+      page: number;
+      threads: Array<{ title: string }>;
+    };
+    expect(beyond.page).toBe(1);
+    expect(beyond.threads.map((thread) => thread.title)).toEqual(page.threads.map((thread) => thread.title));
   });
 
   it("keeps what was typed and says the specification's message when a field is empty", async () => {
@@ -88,6 +95,14 @@ describe("/dashboard/forum/:id", () => {
     });
     expect(replied.status).toBe(302);
     expect(replied.location).toMatch(new RegExp(`^/dashboard/forum/${id}\\?page=9999#reponse-\\d+$`));
+    // The link leads to the last page of replies, which holds the new one.
+    const landing = (await call(threadLoader, other, replied.location!.split("#")[0]!, { params })).data as {
+      page: number;
+      pages: number;
+      replies: Array<{ id: number; body: string }>;
+    };
+    expect(landing).toMatchObject({ page: 1, pages: 1, replies: [{ body: "Voici la réponse" }] });
+    expect(replied.location).toContain(`#reponse-${landing.replies[0]!.id}`);
     expect(await countUnreadNotifications(handle.db, learner)).toBeGreaterThan(0);
     await call(threadLoader, learner, `/dashboard/forum/${id}`, { params });
     expect(await countUnreadNotifications(handle.db, learner)).toBe(0);

@@ -14,6 +14,7 @@ import { MAX_SERIAL_ID } from "~/lib/limits";
 import { choice, requiredText } from "~/lib/schemas";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
+import { readPage } from "../db/paging";
 import { containsText } from "../db/like";
 import { forumLikes, forumReplies, forumReports, forumThreads, users } from "../db/schema";
 import { AppError, validate } from "../errors";
@@ -119,38 +120,44 @@ function threadFiltersWhere(actor: Actor, filters: ThreadFilters) {
 /** The threads `actor` may read, pinned first then by latest activity, one page at a time. */
 export async function listThreads(db: Database, actor: Actor, filters: ThreadFilters = {}) {
   const where = threadFiltersWhere(actor, filters);
-  const [{ total } = { total: 0 }] = await db
-    .select({ total: count() })
-    .from(forumThreads)
-    .leftJoin(users, eq(users.id, forumThreads.authorId))
-    .where(where);
-  const pages = Math.max(1, Math.ceil(total / FORUM_PAGE_SIZE));
-  const page = Math.min(Math.max(filters.page ?? 1, 1), pages);
-  const rows = await db
-    .select({
-      id: forumThreads.id,
-      title: forumThreads.title,
-      excerpt: sql<string>`left(${forumThreads.body}, 320)`,
-      category: forumThreads.category,
-      tags: forumThreads.tags,
-      pinned: forumThreads.pinned,
-      locked: forumThreads.locked,
-      hiddenAt: forumThreads.hiddenAt,
-      authorId: forumThreads.authorId,
-      authorName,
-      authorRole: users.role,
-      createdAt: forumThreads.createdAt,
-      lastActivityAt: forumThreads.lastActivityAt,
-      likeCount: forumThreads.likeCount,
-      replyCount: forumThreads.replyCount,
-      likedByMe: sql<boolean>`exists (select 1 from ${forumLikes} where ${forumLikes.threadId} = ${forumThreads.id} and ${forumLikes.userId} = ${actor.id})`,
-    })
-    .from(forumThreads)
-    .leftJoin(users, eq(users.id, forumThreads.authorId))
-    .where(where)
-    .orderBy(desc(forumThreads.pinned), desc(forumThreads.lastActivityAt), desc(forumThreads.id))
-    .limit(FORUM_PAGE_SIZE)
-    .offset((page - 1) * FORUM_PAGE_SIZE);
+  const {
+    rows,
+    total,
+    page,
+    pageCount: pages,
+  } = await readPage({
+    asked: filters.page,
+    size: FORUM_PAGE_SIZE,
+    count: async () =>
+      (await db.select({ total: count() }).from(forumThreads).leftJoin(users, eq(users.id, forumThreads.authorId)).where(where))[0]
+        ?.total ?? 0,
+    rows: (offset) =>
+      db
+        .select({
+          id: forumThreads.id,
+          title: forumThreads.title,
+          excerpt: sql<string>`left(${forumThreads.body}, 320)`,
+          category: forumThreads.category,
+          tags: forumThreads.tags,
+          pinned: forumThreads.pinned,
+          locked: forumThreads.locked,
+          hiddenAt: forumThreads.hiddenAt,
+          authorId: forumThreads.authorId,
+          authorName,
+          authorRole: users.role,
+          createdAt: forumThreads.createdAt,
+          lastActivityAt: forumThreads.lastActivityAt,
+          likeCount: forumThreads.likeCount,
+          replyCount: forumThreads.replyCount,
+          likedByMe: sql<boolean>`exists (select 1 from ${forumLikes} where ${forumLikes.threadId} = ${forumThreads.id} and ${forumLikes.userId} = ${actor.id})`,
+        })
+        .from(forumThreads)
+        .leftJoin(users, eq(users.id, forumThreads.authorId))
+        .where(where)
+        .orderBy(desc(forumThreads.pinned), desc(forumThreads.lastActivityAt), desc(forumThreads.id))
+        .limit(FORUM_PAGE_SIZE)
+        .offset(offset),
+  });
   const threads: ThreadSummary[] = rows.map((row) => ({
     id: row.id,
     title: row.title,
@@ -176,20 +183,22 @@ function asCategory(value: string): ForumCategory {
 
 /** The left column: threads per category (and in all), and the most used hashtags of the last 30 days. */
 export async function forumOverview(db: Database, actor: Actor, now: Date) {
-  const perCategory = await db
-    .select({ category: forumThreads.category, total: count() })
-    .from(forumThreads)
-    .where(visibleThreadsWhere(actor))
-    .groupBy(forumThreads.category);
-  const counts = new Map(perCategory.map((row) => [row.category, row.total]));
   const tag = sql<string>`unnest(${forumThreads.tags})`;
-  const trending = await db
-    .select({ tag, uses: count() })
-    .from(forumThreads)
-    .where(and(visibleThreadsWhere(actor), gte(forumThreads.createdAt, new Date(now.getTime() - TRENDING_WINDOW_MS))))
-    .groupBy(sql`1`)
-    .orderBy(desc(count()), asc(sql`1`))
-    .limit(8);
+  const [perCategory, trending] = await Promise.all([
+    db
+      .select({ category: forumThreads.category, total: count() })
+      .from(forumThreads)
+      .where(visibleThreadsWhere(actor))
+      .groupBy(forumThreads.category),
+    db
+      .select({ tag, uses: count() })
+      .from(forumThreads)
+      .where(and(visibleThreadsWhere(actor), gte(forumThreads.createdAt, new Date(now.getTime() - TRENDING_WINDOW_MS))))
+      .groupBy(sql`1`)
+      .orderBy(desc(count()), asc(sql`1`))
+      .limit(8),
+  ]);
+  const counts = new Map(perCategory.map((row) => [row.category, row.total]));
   return {
     categories: forumCategories.map((category) => ({ ...category, count: counts.get(category.slug) ?? 0 })),
     total: perCategory.reduce((sum, row) => sum + row.total, 0),
@@ -208,6 +217,33 @@ async function findThread(db: Database, actor: Actor, id: number) {
 
 /** A thread as `actor` may read it, its replies `REPLIES_PAGE_SIZE` at a time, and what they may do with it. */
 export async function getThread(db: Database, actor: Actor, id: number, options: { page?: number } = {}) {
+  // The thread and its page of replies are read at once; the replies are returned only once the
+  // actor may read the thread.
+  const visible = and(eq(forumReplies.threadId, id), visibleRepliesWhere(actor));
+  const repliesPage = readPage({
+    asked: options.page,
+    size: REPLIES_PAGE_SIZE,
+    count: async () => (await db.select({ total: count() }).from(forumReplies).where(visible))[0]?.total ?? 0,
+    rows: (offset) =>
+      db
+        .select({
+          id: forumReplies.id,
+          body: forumReplies.body,
+          authorId: forumReplies.authorId,
+          authorName,
+          authorRole: users.role,
+          createdAt: forumReplies.createdAt,
+          editedAt: forumReplies.editedAt,
+          hiddenAt: forumReplies.hiddenAt,
+        })
+        .from(forumReplies)
+        .leftJoin(users, eq(users.id, forumReplies.authorId))
+        .where(visible)
+        .orderBy(asc(forumReplies.id))
+        .limit(REPLIES_PAGE_SIZE)
+        .offset(offset),
+  });
+  repliesPage.catch(() => {});
   const [row] = await db
     .select({
       thread: forumThreads,
@@ -220,27 +256,7 @@ export async function getThread(db: Database, actor: Actor, id: number, options:
     .where(eq(forumThreads.id, id));
   if (!row || !canReadPost(actor, row.thread)) throw AppError.notFound("Sujet introuvable.");
   const { thread } = row;
-  const visible = and(eq(forumReplies.threadId, id), visibleRepliesWhere(actor));
-  const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(forumReplies).where(visible);
-  const pages = Math.max(1, Math.ceil(total / REPLIES_PAGE_SIZE));
-  const page = Math.min(Math.max(options.page ?? 1, 1), pages);
-  const replies = await db
-    .select({
-      id: forumReplies.id,
-      body: forumReplies.body,
-      authorId: forumReplies.authorId,
-      authorName,
-      authorRole: users.role,
-      createdAt: forumReplies.createdAt,
-      editedAt: forumReplies.editedAt,
-      hiddenAt: forumReplies.hiddenAt,
-    })
-    .from(forumReplies)
-    .leftJoin(users, eq(users.id, forumReplies.authorId))
-    .where(visible)
-    .orderBy(asc(forumReplies.id))
-    .limit(REPLIES_PAGE_SIZE)
-    .offset((page - 1) * REPLIES_PAGE_SIZE);
+  const { rows: replies, total, page, pageCount: pages } = await repliesPage;
   return {
     thread: {
       id: thread.id,
