@@ -51,7 +51,7 @@ export async function listInbox(db: Database, actor: Actor, filters: InboxFilter
     readPage({
       asked: filters.page,
       size: INBOX_PAGE_SIZE,
-      count: async () => (await db.select({ value: count() }).from(contactMessages).where(where))[0]?.value ?? 0,
+      count: () => db.select({ total: count() }).from(contactMessages).where(where),
       rows: (offset) =>
         db
           .select({

@@ -128,9 +128,7 @@ export async function listThreads(db: Database, actor: Actor, filters: ThreadFil
   } = await readPage({
     asked: filters.page,
     size: FORUM_PAGE_SIZE,
-    count: async () =>
-      (await db.select({ total: count() }).from(forumThreads).leftJoin(users, eq(users.id, forumThreads.authorId)).where(where))[0]
-        ?.total ?? 0,
+    count: () => db.select({ total: count() }).from(forumThreads).leftJoin(users, eq(users.id, forumThreads.authorId)).where(where),
     rows: (offset) =>
       db
         .select({
@@ -223,7 +221,7 @@ export async function getThread(db: Database, actor: Actor, id: number, options:
   const repliesPage = readPage({
     asked: options.page,
     size: REPLIES_PAGE_SIZE,
-    count: async () => (await db.select({ total: count() }).from(forumReplies).where(visible))[0]?.total ?? 0,
+    count: () => db.select({ total: count() }).from(forumReplies).where(visible),
     rows: (offset) =>
       db
         .select({

@@ -48,7 +48,7 @@ export async function listCourseEnrolments(db: Database, actor: Actor, courseId:
     readPage({
       asked: page,
       size: ENROLMENTS_PAGE_SIZE,
-      count: async () => (await db.select({ total: count() }).from(enrolments).where(eq(enrolments.courseId, courseId)))[0]?.total ?? 0,
+      count: () => db.select({ total: count() }).from(enrolments).where(eq(enrolments.courseId, courseId)),
       rows: (offset) =>
         db
           .select({

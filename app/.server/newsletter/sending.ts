@@ -98,7 +98,7 @@ export async function listSubscribers(db: Database, actor: Actor, filters: Subsc
     readPage({
       asked: filters.page,
       size: SUBSCRIBERS_PAGE_SIZE,
-      count: async () => (await db.select({ value: count() }).from(newsletterSubscriptions).where(where))[0]?.value ?? 0,
+      count: () => db.select({ total: count() }).from(newsletterSubscriptions).where(where),
       rows: (offset) =>
         db
           .select()

@@ -115,9 +115,7 @@ export async function listCourseReviews(db: Database, actor: Actor, filters: Sta
   const { rows, total, page, pageCount } = await readPage({
     asked: filters.page,
     size: REVIEWS_PAGE_SIZE,
-    count: async () =>
-      (await db.select({ count: count() }).from(courseReviews).innerJoin(courses, eq(courseReviews.courseId, courses.id)).where(where))[0]
-        ?.count ?? 0,
+    count: () => db.select({ total: count() }).from(courseReviews).innerJoin(courses, eq(courseReviews.courseId, courses.id)).where(where),
     rows: (offset) =>
       db
         .select({

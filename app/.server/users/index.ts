@@ -110,11 +110,11 @@ export async function listUsers(db: Database, actor: Actor, filters: Partial<Use
   const { rows, total, page, pageCount } = await readPage({
     asked: filters.page,
     size: PAGE_SIZE,
-    count: async () => (await db.select({ total: count() }).from(users).where(where))[0]?.total ?? 0,
+    count: () => db.select({ total: count() }).from(users).where(where),
     rows: (offset) =>
       db.select(listColumns).from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(PAGE_SIZE).offset(offset),
   });
-  return { users: rows.map((row) => toListedUser(row as ListedRow)), total, page, pageCount };
+  return { users: rows.map(toListedUser), total, page, pageCount };
 }
 
 async function lockTarget(tx: Database, userId: string) {
