@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
 import {
@@ -176,7 +176,8 @@ describe("changing content", () => {
     const next = await createStoredFile(handle.db, storage, who.teacher.user, { purpose: "lesson_video", name: "Introduction v2.webm" });
     const { places } = await replaceContentFile(handle.db, who.teacher.user, video.id, next.id);
     expect(places).toBe(2);
-    const rows = await handle.db.select().from(lessons).where(eq(lessons.courseId, courseLessons[0]!.courseId));
+    // Without an order PostgreSQL returns updated rows in whatever order its heap holds them.
+    const rows = await handle.db.select().from(lessons).where(eq(lessons.courseId, courseLessons[0]!.courseId)).orderBy(asc(lessons.id));
     expect(rows.filter((row) => row.videoFileId === next.id).map((row) => row.id)).toEqual([courseLessons[0]!.id, courseLessons[1]!.id]);
     expect(await fileRow(video.id)).toMatchObject({ courseId: null, lessonId: null });
   });

@@ -3,7 +3,7 @@
  * signed calls (against the local fake), reminders sent once by two job services and never after a
  * cancellation, and the calendars (per session, the private feed and its revocation).
  */
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { jobs, liveSessionAttendance, notifications } from "~/.server/db/schema";
@@ -257,7 +257,11 @@ describe("reminders", () => {
     clock = new Date(start.getTime() - HOUR);
     await Promise.all([first.runDue(), second.runDue()]);
 
-    const reminders = await handle.db.select().from(notifications).where(eq(notifications.kind, "session_starting"));
+    const reminders = await handle.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.kind, "session_starting"))
+      .orderBy(asc(notifications.id));
     expect(reminders.map((row) => [row.userId, row.title, row.body.includes("Séance gardée")])).toEqual([
       [learner.id, "Session en direct demain", true],
       [learner.id, "Session en direct dans une heure", true],
@@ -272,7 +276,11 @@ describe("reminders", () => {
     // The moved session's reminders follow its new time.
     clock = new Date(later.getTime() - HOUR);
     await first.runDue();
-    const movedReminders = await handle.db.select().from(notifications).where(eq(notifications.kind, "session_starting"));
+    const movedReminders = await handle.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.kind, "session_starting"))
+      .orderBy(asc(notifications.id));
     expect(movedReminders.filter((row) => row.body.includes("Séance déplacée")).map((row) => row.title)).toEqual([
       "Session en direct demain",
       "Session en direct dans une heure",
