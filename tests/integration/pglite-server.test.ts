@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listCategories } from "~/.server/catalogue";
 import { openDatabase, PGLITE_OPTIONS, type DatabaseHandle } from "~/.server/db/client";
 import { notify } from "~/.server/db/notifications";
-import { servePglite, type PgliteServer } from "~/.server/db/pglite-server";
+import { PREPARED_STATEMENTS_KEPT, servePglite, type PgliteServer } from "~/.server/db/pglite-server";
 import { categories } from "~/.server/db/schema";
 import { seedDatabase } from "~/.server/db/seed";
 
@@ -115,13 +115,80 @@ describe("a pool of connections to one PGlite", () => {
   });
 });
 
+describe("named statements, shared by the connections of the one session", () => {
+  const preparedNames = async () =>
+    (await pglite.query<{ name: string }>("select name from pg_prepared_statements order by name")).rows.map((row) => row.name);
+
+  it("lets every connection prepare the same name for the same text, and runs it for each", async () => {
+    const [a, b] = [new pg.Client({ connectionString: server.url }), new pg.Client({ connectionString: server.url })];
+    await Promise.all([a.connect(), b.connect()]);
+    const double = (client: pg.Client, n: number) => client.query({ name: "double", text: "select $1::int * 2 as d", values: [n] });
+    expect((await double(a, 1)).rows).toEqual([{ d: 2 }]);
+    // On one PGlite session, b's Parse would fail ("already exists") if it reached PGlite.
+    expect((await double(b, 5)).rows).toEqual([{ d: 10 }]);
+    expect((await double(a, 7)).rows).toEqual([{ d: 14 }]);
+    expect((await preparedNames()).filter((name) => name === "double")).toEqual(["double"]);
+    // Another text under a name the session holds is refused, and the name keeps its statement.
+    const c = new pg.Client({ connectionString: server.url });
+    await c.connect();
+    await expect(c.query({ name: "double", text: "select $1::int * 3 as d", values: [1] })).rejects.toThrow(/already exists/);
+    expect((await double(b, 4)).rows).toEqual([{ d: 8 }]);
+    await c.end();
+    await Promise.all([a.end(), b.end()]);
+  });
+
+  it("keeps at most PREPARED_STATEMENTS_KEPT, and prepares a dropped one again when a connection runs it", async () => {
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    const run = (n: number) => client.query({ name: `plus_${n}`, text: `select $1::int + ${n} as total`, values: [1] });
+    expect((await run(0)).rows).toEqual([{ total: 1 }]);
+    for (let n = 1; n <= PREPARED_STATEMENTS_KEPT + 5; n++) await run(n);
+    const kept = await preparedNames();
+    expect(kept.length).toBeLessThanOrEqual(PREPARED_STATEMENTS_KEPT);
+    expect(kept).not.toContain("plus_0");
+    // pg believes plus_0 is still prepared on its connection and sends only Bind and Execute.
+    expect((await run(0)).rows).toEqual([{ total: 1 }]);
+    expect(await preparedNames()).toContain("plus_0");
+    await client.end();
+  });
+
+  it("keeps a statement a client closed for the others to use again", async () => {
+    const [a, b] = [new pg.Client({ connectionString: server.url }), new pg.Client({ connectionString: server.url })];
+    await Promise.all([a.connect(), b.connect()]);
+    const triple = (client: pg.Client) => client.query({ name: "triple", text: "select $1::int * 3 as t", values: [2] });
+    await triple(a);
+    await triple(b);
+    // A value pg cannot send makes it close the statement (Close) on that connection.
+    const unsendable = {
+      toPostgres: () => {
+        throw new Error("unsendable");
+      },
+    };
+    await expect(b.query({ name: "triple", text: "select $1::int * 3 as t", values: [unsendable] })).rejects.toThrow(/unsendable/);
+    expect((await triple(a)).rows).toEqual([{ t: 6 }]);
+    await Promise.all([a.end(), b.end()]);
+  });
+});
+
 describe("the app's database layer through the socket", () => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
-    handle = await openDatabase({ databaseUrl: server.url, dataDir: "memory://" });
+    handle = await openDatabase({ databaseUrl: server.url, dataDir: "memory://", kind: "pglite" });
     await seedDatabase(handle.db);
   });
   afterAll(async () => handle?.close());
+
+  it("names its parameterised statements, so PGlite keeps them prepared", async () => {
+    const first = await listCategories(handle.db);
+    const again = await handle.db.select({ slug: categories.slug }).from(categories).where(eq(categories.slug, "tech"));
+    await handle.db.select({ slug: categories.slug }).from(categories).where(eq(categories.slug, "tech"));
+    expect(again).toEqual([{ slug: "tech" }]);
+    expect(first.length).toBeGreaterThan(0);
+    const { rows } = await pglite.query<{ name: string; statement: string }>(
+      "select name, statement from pg_prepared_statements where name like 'campus_%' and statement like '%\"categories\".\"slug\" = $1%'",
+    );
+    expect(rows).toHaveLength(1);
+  });
 
   it("migrates, seeds, reads, and hears its own tables' changes through LISTEN", async () => {
     expect((await listCategories(handle.db)).length).toBeGreaterThan(0);

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 // Searches ignore accents (campus_fold, drizzle/0009): PostgreSQL's contrib unaccent, as PGlite packages it.
@@ -39,6 +40,32 @@ export interface DatabaseHandle {
  */
 export const PGLITE_OPTIONS = { postgresqlconf: ["shared_buffers=16MB"], extensions: { unaccent } };
 
+/**
+ * A pg client that names each parameterised statement after its text, so that the server keeps it
+ * prepared on the connection: the next run of the same query skips parsing, and once PostgreSQL
+ * trusts a generic plan, planning too. Our PGlite server shares these names between its
+ * connections (./pglite-server.ts): on PGlite, planning was most of a page's database time
+ * (docs/performance.md). Statements without parameters (BEGIN, LISTEN...) stay unnamed.
+ */
+class NamedStatementsClient extends pg.Client {}
+const unnamedQuery = pg.Client.prototype.query;
+NamedStatementsClient.prototype.query = function (this: pg.Client, config: unknown, values?: unknown, callback?: unknown) {
+  const query =
+    typeof config === "string" ? { text: config } : (config as { text?: unknown; name?: unknown; values?: unknown; submit?: unknown });
+  const parameters = Array.isArray(values) ? values : query?.values;
+  if (
+    typeof query?.text === "string" &&
+    !query.name &&
+    typeof query.submit !== "function" &&
+    Array.isArray(parameters) &&
+    parameters.length
+  ) {
+    const name = `campus_${createHash("sha1").update(query.text).digest("base64url")}`;
+    return (unnamedQuery as (...args: unknown[]) => unknown).call(this, { ...query, name }, values, callback);
+  }
+  return (unnamedQuery as (...args: unknown[]) => unknown).call(this, config, values, callback);
+} as typeof unnamedQuery;
+
 // The server bundle moves this file, so migrations are found from the project root (npm's cwd).
 const migrationsFolder = path.resolve("drizzle");
 
@@ -53,12 +80,19 @@ export async function openDatabase(options: {
   migrate?: boolean;
   /** What /healthz calls a server reached by URL: "pglite" for the PGlite of our primary process. */
   kind?: DatabaseHandle["kind"];
+  /** A server reached by URL: name parameterised statements (NamedStatementsClient). On by default for "pglite". */
+  namedStatements?: boolean;
   /** PGlite only: the data folder to start from, as `dumpDataDir()` gave it (the tests' migrated template). */
   loadDataDir?: Blob;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     // connectionTimeoutMillis: an unreachable server fails the health check instead of hanging.
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 5_000 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: 5_000,
+      ...((options.namedStatements ?? options.kind === "pglite") ? { Client: NamedStatementsClient } : {}),
+    });
     // An idle client losing its connection (server restart, database dropped) emits on the pool;
     // unhandled, that would crash the process. The pool replaces the client on next use.
     pool.on("error", (error) => console.error(`PostgreSQL : connexion perdue (${error.message}).`));

@@ -18,9 +18,16 @@ import type { PGlite } from "@electric-sql/pglite";
  * (@electric-sql/pglite-socket interleaves clients message by message, which lets a second
  * client's Parse replace the first one's unnamed statement before its Bind: not usable by a pool.)
  *
- * Not supported, as nothing here uses them: named prepared statements shared across connections
- * (the names would collide), COPY, session settings per connection (SET applies to everyone),
- * cancel requests (ignored).
+ * Named prepared statements are shared by every connection, as they live in the one session: a name
+ * means one statement text for everyone (the app names a statement after its text, ./client.ts).
+ * A connection that parses a name the session already holds with the same text gets ParseComplete
+ * without planning it again; a Bind on a name the session dropped (Close, or the oldest beyond
+ * PREPARED_STATEMENTS_KEPT) parses it again first from the text last seen. PostgreSQL then keeps
+ * each statement's plan instead of planning every query, which is most of PGlite's time on a page.
+ *
+ * Not supported, as nothing here uses them: a name reused by another connection for another text
+ * (an error, as PGlite already holds it), COPY, session settings per connection (SET applies to
+ * everyone), cancel requests (ignored).
  */
 
 const SSL_REQUEST = 80877103;
@@ -53,6 +60,31 @@ function* backendMessages(data: Buffer) {
     offset += 1 + length;
   }
 }
+
+/**
+ * How many named statements the session keeps prepared (least recently used dropped first): each
+ * holds its plan in PGlite's memory. The app's own statements are well under this number.
+ */
+export const PREPARED_STATEMENTS_KEPT = 300;
+
+/** The null-terminated string at `offset` of a message, and where it ends. */
+function cstringAt(bytes: Buffer, offset: number) {
+  const end = bytes.indexOf(0, offset);
+  return { text: bytes.toString("utf8", offset, end), end };
+}
+
+/** The messages of an extended-protocol unit (P B D E ... S), each with its type and bytes. */
+function frontendMessages(data: Buffer) {
+  const messages: { type: string; bytes: Buffer }[] = [];
+  for (let offset = 0; offset + 5 <= data.length;) {
+    const length = data.readInt32BE(offset + 1);
+    messages.push({ type: String.fromCharCode(data[offset]!), bytes: data.subarray(offset, offset + 1 + length) });
+    offset += 1 + length;
+  }
+  return messages;
+}
+
+const PARSE_COMPLETE = message("1");
 
 /** LISTEN/UNLISTEN sent as a simple query (how pg and our listener send them). */
 const LISTEN = /^\s*(unlisten|listen)\s+("?)([A-Za-z_][A-Za-z0-9_$]*|\*)\2\s*;?\s*$/i;
@@ -91,6 +123,13 @@ export async function servePglite(pglite: PGlite, options: { socketDir: string; 
   let status = "I";
   let running = false;
   let nextProcessId = 1;
+  /** Named statements prepared in the session, least recently used first. */
+  const prepared = new Set<string>();
+  /**
+   * The Parse message of each statement name, to prepare it again once dropped (a connection still
+   * believes it prepared, and sends only Bind): as many as the app has parameterised query texts.
+   */
+  const parses = new Map<string, Buffer>();
 
   const send = (connection: Connection, data: Buffer) => {
     if (!connection.closed && data.length) connection.socket.write(data);
@@ -129,8 +168,68 @@ export async function servePglite(pglite: PGlite, options: { socketDir: string; 
       }
       connection.channels.add(channel);
     }
-    deliver(unit, await execute(unit.bytes));
+    if (unit.bytes[0] === 0x51) {
+      deliver(unit, await execute(unit.bytes));
+    } else {
+      await runExtended(unit);
+    }
     owner = status === "I" || unit.internal ? undefined : connection;
+  }
+
+  /** Marks a statement as used now (the end of the set is the most recently used). */
+  function touch(name: string) {
+    prepared.delete(name);
+    prepared.add(name);
+  }
+
+  /**
+   * An extended-protocol unit, with the session's named statements shared: a Parse the session
+   * already holds for that text is answered without running it, a Bind on a dropped statement is
+   * preceded by its Parse again. pg sends the Parse, when there is one, first.
+   */
+  async function runExtended(unit: Unit) {
+    const messages = frontendMessages(unit.bytes);
+    const first = messages[0];
+    let bytes = unit.bytes;
+    let answered: "parse" | "reparse" | undefined;
+    let parsing: string | undefined;
+    if (first?.type === "P") {
+      const name = cstringAt(first.bytes, 5).text;
+      const known = parses.get(name);
+      if (name && prepared.has(name) && known?.equals(first.bytes)) {
+        bytes = bytes.subarray(first.bytes.length);
+        answered = "parse";
+        touch(name);
+      } else if (name && !prepared.has(name)) {
+        parses.set(name, Buffer.from(first.bytes));
+        parsing = name;
+      }
+    } else if (first?.type === "B") {
+      const name = cstringAt(first.bytes, cstringAt(first.bytes, 5).end + 1).text;
+      const parse = parses.get(name);
+      if (name && prepared.has(name)) touch(name);
+      else if (parse) {
+        bytes = Buffer.concat([parse, bytes]);
+        answered = "reparse";
+        parsing = name;
+      }
+    }
+
+    let answer = await execute(bytes);
+    if (parsing && answer[0] === PARSE_COMPLETE[0]) touch(parsing);
+    if (answered === "parse") answer = Buffer.concat([PARSE_COMPLETE, answer]);
+    if (answered === "reparse" && answer[0] === PARSE_COMPLETE[0]) answer = answer.subarray(PARSE_COMPLETE.length);
+    for (const { type, bytes: closing } of messages) {
+      if (type === "C" && closing[5] === 0x53) prepared.delete(cstringAt(closing, 6).text);
+    }
+    deliver(unit, answer);
+    // Beyond the limit, the least recently used statements go (between transactions only: in an
+    // aborted one, DEALLOCATE would fail and the set would no longer tell the truth).
+    while (prepared.size > PREPARED_STATEMENTS_KEPT && status === "I") {
+      const oldest = prepared.values().next().value!;
+      prepared.delete(oldest);
+      await execute(message("Q", cstring(`DEALLOCATE "${oldest.replaceAll('"', '""')}"`)));
+    }
   }
 
   async function drain() {
