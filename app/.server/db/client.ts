@@ -48,7 +48,7 @@ export const PGLITE_OPTIONS = { postgresqlconf: ["shared_buffers=16MB"], extensi
  * (docs/performance.md). Statements without parameters (BEGIN, LISTEN...) stay unnamed.
  */
 class NamedStatementsClient extends pg.Client {}
-const unnamedQuery = pg.Client.prototype.query;
+const unnamedQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
 NamedStatementsClient.prototype.query = function (this: pg.Client, config: unknown, values?: unknown, callback?: unknown) {
   const query =
     typeof config === "string" ? { text: config } : (config as { text?: unknown; name?: unknown; values?: unknown; submit?: unknown });
@@ -61,10 +61,10 @@ NamedStatementsClient.prototype.query = function (this: pg.Client, config: unkno
     parameters.length
   ) {
     const name = `campus_${createHash("sha1").update(query.text).digest("base64url")}`;
-    return (unnamedQuery as (...args: unknown[]) => unknown).call(this, { ...query, name }, values, callback);
+    return unnamedQuery.call(this, { ...query, name }, values, callback);
   }
-  return (unnamedQuery as (...args: unknown[]) => unknown).call(this, config, values, callback);
-} as typeof unnamedQuery;
+  return unnamedQuery.call(this, config, values, callback);
+} as typeof pg.Client.prototype.query;
 
 // The server bundle moves this file, so migrations are found from the project root (npm's cwd).
 const migrationsFolder = path.resolve("drizzle");

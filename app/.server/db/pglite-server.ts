@@ -51,8 +51,8 @@ function errorResponse(code: string, text: string) {
   );
 }
 
-/** Splits a backend answer into messages: (type, whole message bytes). */
-function* backendMessages(data: Buffer) {
+/** Splits protocol bytes (a backend answer, or a client's extended-protocol unit) into messages: (type, whole message bytes). */
+function* protocolMessages(data: Buffer) {
   let offset = 0;
   while (offset + 5 <= data.length) {
     const length = data.readInt32BE(offset + 1);
@@ -71,17 +71,6 @@ export const PREPARED_STATEMENTS_KEPT = 300;
 function cstringAt(bytes: Buffer, offset: number) {
   const end = bytes.indexOf(0, offset);
   return { text: bytes.toString("utf8", offset, end), end };
-}
-
-/** The messages of an extended-protocol unit (P B D E ... S), each with its type and bytes. */
-function frontendMessages(data: Buffer) {
-  const messages: { type: string; bytes: Buffer }[] = [];
-  for (let offset = 0; offset + 5 <= data.length;) {
-    const length = data.readInt32BE(offset + 1);
-    messages.push({ type: String.fromCharCode(data[offset]!), bytes: data.subarray(offset, offset + 1 + length) });
-    offset += 1 + length;
-  }
-  return messages;
 }
 
 const PARSE_COMPLETE = message("1");
@@ -142,7 +131,7 @@ export async function servePglite(pglite: PGlite, options: { socketDir: string; 
   /** Sends a unit's answer to its connection and its notifications to their listeners. */
   function deliver(unit: Unit, answer: Buffer) {
     const own: Buffer[] = [];
-    for (const { type, bytes } of backendMessages(answer)) {
+    for (const { type, bytes } of protocolMessages(answer)) {
       if (type === "A") {
         // NotificationResponse: int32 pid, channel, payload.
         const channel = bytes.subarray(9, bytes.indexOf(0, 9)).toString("utf8");
@@ -188,7 +177,7 @@ export async function servePglite(pglite: PGlite, options: { socketDir: string; 
    * preceded by its Parse again. pg sends the Parse, when there is one, first.
    */
   async function runExtended(unit: Unit) {
-    const messages = frontendMessages(unit.bytes);
+    const messages = [...protocolMessages(unit.bytes)];
     const first = messages[0];
     let bytes = unit.bytes;
     let answered: "parse" | "reparse" | undefined;
