@@ -10,6 +10,7 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { SQL } from "drizzle-orm";
 import pg from "pg";
 import { acquireDataDirLock } from "./lock";
+import { keepQueryPlans } from "./pglite-plans";
 import { assertChannelName, createPgListener } from "./notifications";
 import * as schema from "./schema";
 import type { Database } from "./database";
@@ -130,6 +131,8 @@ export async function openDatabase(options: {
   try {
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     await migratePglite(db as never, { migrationsFolder });
+    // After the migrations, whose statements run once.
+    keepQueryPlans(client);
     return {
       db,
       kind: "pglite",

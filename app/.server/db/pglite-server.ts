@@ -63,7 +63,8 @@ function* protocolMessages(data: Buffer) {
 
 /**
  * How many named statements the session keeps prepared (least recently used dropped first): each
- * holds its plan in PGlite's memory. The app's own statements are well under this number.
+ * holds its plan in PGlite's memory. The app's own statements are well under this number. The
+ * in-process PGlite keeps as many of its own (./pglite-plans.ts).
  */
 export const PREPARED_STATEMENTS_KEPT = 300;
 
