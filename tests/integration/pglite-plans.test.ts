@@ -1,12 +1,16 @@
 import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { date, interval, numeric, pgTable, serial, timestamp } from "drizzle-orm/pg-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PGLITE_OPTIONS } from "~/.server/db/client";
+import { openDatabase, PGLITE_OPTIONS } from "~/.server/db/client";
 import { keepQueryPlans } from "~/.server/db/pglite-plans";
 
 /**
  * The in-process PGlite keeps each parameterised statement prepared, and with it its plan
  * (app/.server/db/pglite-plans.ts): same answers as unnamed statements, one statement per text,
- * the oldest dropped beyond the limit, and errors leaving the session usable.
+ * the oldest dropped beyond the limit, and errors leaving the session usable. Drizzle's dates and
+ * intervals, read as text by the app's PGlite itself rather than by a parser option on each query,
+ * come back as drizzle gives them.
  */
 
 let pglite: PGlite;
@@ -119,5 +123,40 @@ describe("a PGlite that keeps query plans", () => {
     await pglite.exec("alter table items add column note text default 'n'");
     await expect(pglite.query(everything, [1])).rejects.toThrow(/cached plan must not change result type/);
     expect((await pglite.query(everything, [1])).rows).toEqual([{ id: 1, name: "a", note: "n" }]);
+  });
+});
+
+describe("drizzle on the app's PGlite", () => {
+  const samples = pgTable("samples", {
+    id: serial().primaryKey(),
+    at: timestamp({ withTimezone: true }).notNull(),
+    plain: timestamp().notNull(),
+    day: date().notNull(),
+    span: interval().notNull(),
+    amounts: numeric().array().notNull(),
+  });
+  const row = {
+    at: new Date("2026-11-28T09:30:00.123Z"),
+    plain: new Date("2026-11-28T10:00:00Z"),
+    day: "2026-11-28",
+    span: "1 day 02:00:00",
+    amounts: ["1.50", "2"],
+  };
+
+  it("reads timestamps, dates, intervals and numeric arrays as drizzle converts them, in and out of transactions", async () => {
+    const handle = await openDatabase({ dataDir: "memory://" });
+    try {
+      await handle.db.execute(
+        sql`create table samples (id serial primary key, at timestamptz not null, plain timestamp not null, day date not null, span interval not null, amounts numeric[] not null)`,
+      );
+      await handle.db.insert(samples).values(row);
+      const expected = [{ id: 1, ...row }];
+      expect(await handle.db.select().from(samples)).toEqual(expected);
+      expect(await handle.db.transaction((tx) => tx.select().from(samples))).toEqual(expected);
+      const raw = await handle.db.execute(sql`select at, day from samples`);
+      expect(raw.rows).toEqual([{ at: "2026-11-28 09:30:00.123+00", day: "2026-11-28" }]);
+    } finally {
+      await handle.close();
+    }
   });
 });

@@ -28,7 +28,6 @@ export function keepQueryPlans(pglite: PGlite, options: { kept?: number } = {}) 
   }
   /** By the Parse message's text and parameter types, least recently used first. */
   const statements = new Map<string, Statement>();
-  let nextName = 1;
   /** The statement of the query under way, from its Parse to its Bind. */
   let current: { key: string; statement: Statement } | undefined;
 
@@ -82,6 +81,9 @@ export function keepQueryPlans(pglite: PGlite, options: { kept?: number } = {}) 
     await send(closeStatement(oldest.name), sendOptions);
   }
 }
+
+/** Numbers the statements of every PGlite of the process, so that two never share a name. */
+let nextName = 1;
 
 const PARSE = 0x50;
 const DESCRIBE = 0x44;
