@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { PGlite } from "@electric-sql/pglite";
 import { eq } from "drizzle-orm";
 import pg from "pg";
@@ -92,6 +94,26 @@ describe("a pool of connections to one PGlite", () => {
     await expect(shared.query("select * from missing_table")).rejects.toThrow(/missing_table/);
     const { rows } = await shared.query("select 1 as one");
     expect(rows[0].one).toBe(1);
+  });
+
+  it("keeps nothing of the answers it served: the process holding PGlite does not grow with the traffic", async () => {
+    // The primary process serves every query of the app: it once kept each answer parsed, until its heap ran out.
+    v8.setFlagsFromString("--expose-gc");
+    const collectGarbage = vm.runInNewContext("gc") as () => void;
+    const shared = pool(4);
+    const serve = (count: number) =>
+      Promise.all(
+        Array.from({ length: count }, () =>
+          shared.query("select n, repeat('x', 100) as padding from generate_series(1, $1::int) as n", [200]),
+        ),
+      );
+    await serve(200);
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    for (let round = 0; round < 10; round++) await serve(200);
+    collectGarbage();
+    // 2,000 answers of 200 rows of ≈ 100 bytes: ≈ 40 MB of text alone, more once parsed.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(15 * 1024 * 1024);
   });
 
   it("delivers NOTIFY to the connections listening on the channel, and only while they listen", async () => {

@@ -125,8 +125,18 @@ export async function servePglite(pglite: PGlite, options: { socketDir: string; 
     if (!connection.closed && data.length) connection.socket.write(data);
   };
 
+  /**
+   * Runs a unit and gives PostgreSQL's answer as it came. Not through `execProtocolRaw`: it also
+   * parses every answer into a list of results that only `execProtocol()` empties, so the process
+   * serving PGlite kept every answer it ever served, until its heap ran out under load.
+   */
   async function execute(bytes: Buffer): Promise<Buffer> {
-    return Buffer.from(await pglite.execProtocolRaw(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length)));
+    const chunks: Buffer[] = [];
+    await pglite.execProtocolRawStream(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), {
+      // A view of PGlite's memory, valid only during the call.
+      onRawData: (chunk) => chunks.push(Buffer.from(chunk)),
+    });
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
   }
 
   /** Sends a unit's answer to its connection and its notifications to their listeners. */
