@@ -2,7 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { date, interval, numeric, pgTable, serial, timestamp } from "drizzle-orm/pg-core";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openDatabase, PGLITE_OPTIONS } from "~/.server/db/client";
+import { openDatabase, PGLITE_OPTIONS, queryRows } from "~/.server/db/client";
 import { keepQueryPlans } from "~/.server/db/pglite-plans";
 
 /**
@@ -153,8 +153,9 @@ describe("drizzle on the app's PGlite", () => {
       const expected = [{ id: 1, ...row }];
       expect(await handle.db.select().from(samples)).toEqual(expected);
       expect(await handle.db.transaction((tx) => tx.select().from(samples))).toEqual(expected);
-      const raw = await handle.db.execute(sql`select at, day from samples`);
-      expect(raw.rows).toEqual([{ at: "2026-11-28 09:30:00.123+00", day: "2026-11-28" }]);
+      expect(await queryRows(handle.db, sql`select at, day from samples`)).toEqual([
+        { at: "2026-11-28 09:30:00.123+00", day: "2026-11-28" },
+      ]);
     } finally {
       await handle.close();
     }
