@@ -57,7 +57,8 @@ export function keepQueryPlans(pglite: PGlite, options: { kept?: number } = {}) 
         if (!current || message[5] !== STATEMENT || message[6] !== 0) break;
         const { statement } = current;
         if (!statement.description) statement.description = await send(withName(message, 6, statement.name), sendOptions);
-        return statement.description;
+        // A copy: PGlite's describeQuery() appends its Sync's answer to this list.
+        return [...statement.description];
       }
       case BIND: {
         // 'B', length, "" (portal), "" (statement), ...
