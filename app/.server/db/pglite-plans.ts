@@ -1,5 +1,5 @@
 import type { PGlite } from "@electric-sql/pglite";
-import { PREPARED_STATEMENTS_KEPT } from "./pglite-server";
+import { cstring, message as protocolMessage, PREPARED_STATEMENTS_KEPT } from "./pglite-server";
 
 /**
  * PGlite's `query()` sends every statement unnamed (Parse, Describe statement, Bind, Describe
@@ -106,11 +106,5 @@ function withName(message: Uint8Array, offset: number, name: string) {
 
 /** Close ('C') of a prepared statement ('S'). */
 function closeStatement(name: string) {
-  const nameBytes = Buffer.from(`${name}\0`, "latin1");
-  const out = Buffer.alloc(6 + nameBytes.length);
-  out.write("C", 0, "latin1");
-  out.writeInt32BE(out.length - 1, 1);
-  out.write("S", 5, "latin1");
-  out.set(nameBytes, 6);
-  return out;
+  return protocolMessage("C", Buffer.concat([Buffer.from("S", "latin1"), cstring(name)]));
 }

@@ -34,14 +34,15 @@ const SSL_REQUEST = 80877103;
 const CANCEL_REQUEST = 80877102;
 const GSS_REQUEST = 80877104;
 
-function message(type: string, body: Buffer = Buffer.alloc(0)) {
+/** A protocol message: its type, its length, its body. */
+export function message(type: string, body: Buffer = Buffer.alloc(0)) {
   const out = Buffer.alloc(5 + body.length);
   out.write(type, 0, "latin1");
   out.writeInt32BE(4 + body.length, 1);
   body.copy(out, 5);
   return out;
 }
-const cstring = (text: string) => Buffer.from(`${text}\0`, "utf8");
+export const cstring = (text: string) => Buffer.from(`${text}\0`, "utf8");
 const parameterStatus = (name: string, value: string) => message("S", Buffer.concat([cstring(name), cstring(value)]));
 const readyForQuery = (status: string) => message("Z", Buffer.from(status, "latin1"));
 function errorResponse(code: string, text: string) {
