@@ -75,6 +75,7 @@ interface Row {
   requests: number;
   rssSum?: number;
   rssMax?: number;
+  distinctSum?: number;
 }
 
 const LABEL: Record<Shape | "nginx", string> = { nginx: "nginx (tous les cœurs)", ...SHAPE_LABEL };
@@ -99,7 +100,7 @@ async function measure(origin: string, pid: number, target: { path: string; cook
   const sampler = sampleRss(pid);
   const figures = await load(`${origin}${target.path}`, duration, headers);
   const rss = sampler.stop();
-  return { ...figures, rssSum: rss.sum, rssMax: rss.perProcess };
+  return { ...figures, rssSum: rss.sum, rssMax: rss.perProcess, distinctSum: rss.distinctSum };
 }
 
 const wanted = (name: string) => !targetFilter || targetFilter.some((filter) => name.toLowerCase().includes(filter));
@@ -180,7 +181,8 @@ async function main() {
     "pour ses comptes de démonstration : même rendu qu'un déploiement), une base neuve par moteur (PGlite dans un dossier",
     "temporaire, PostgreSQL 15 local), chaque forme démarrée à part ; pages connectées avec la session de leur rôle,",
     "ouverte par l'API de connexion. RSS max : somme sur le processus principal et ses processus de travail,",
-    "puis le plus gros d'entre eux.",
+    "puis le plus gros d'entre eux ; sans doublons : les pages propres de chaque processus, plus une fois les pages",
+    "qu'ils partagent (le binaire de Node).",
     "",
     ...table(rows),
     "",
@@ -203,8 +205,8 @@ function table(rows: Row[]) {
   // In the order measured: cached pages (nginx beside them), the uncached page, signed-in pages.
   const names = [...new Set(rows.map((row) => row.name))];
   const lines = [
-    "| page | forme | req/s | p50 (ms) | p99 (ms) | erreurs | non-2xx | requêtes | RSS max (somme) | RSS max (un processus) |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| page | forme | req/s | p50 (ms) | p99 (ms) | erreurs | non-2xx | requêtes | RSS max (somme) | RSS max (un processus) | sans doublons (somme) |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const name of names) {
     const group = rows.find((row) => row.name === name)!.group;
@@ -212,7 +214,7 @@ function table(rows: Row[]) {
     for (const row of rows.filter((candidate) => candidate.name === name).sort((a, b) => shapeRank(a.shape) - shapeRank(b.shape))) {
       const page = row.shape === "nginx" ? `${name} (nginx, fichier)` : label;
       lines.push(
-        `| ${page} | ${LABEL[row.shape]} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} | ${row.requests} | ${row.rssSum ? mb(row.rssSum) : "—"} | ${row.rssMax ? mb(row.rssMax) : "—"} |`,
+        `| ${page} | ${LABEL[row.shape]} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} | ${row.requests} | ${row.rssSum ? mb(row.rssSum) : "—"} | ${row.rssMax ? mb(row.rssMax) : "—"} | ${row.distinctSum ? mb(row.distinctSum) : "—"} |`,
       );
     }
   }
@@ -279,8 +281,9 @@ function verdicts(rows: Row[]): string[] {
     const measured = rows.filter((row) => row.shape === shape);
     if (!measured.length) continue;
     const peak = Math.max(...measured.map((row) => row.rssSum ?? 0));
+    const distinct = Math.max(...measured.map((row) => row.distinctSum ?? 0));
     lines.push(
-      `- Mémoire sous charge, ${LABEL[shape]} (somme des processus) ≤ ${mb(TARGET.rss.pglite)} : ${verdict(peak <= TARGET.rss.pglite)} (${mb(peak)})`,
+      `- Mémoire sous charge, ${LABEL[shape]} (somme des processus) ≤ ${mb(TARGET.rss.pglite)} : ${verdict(peak <= TARGET.rss.pglite)} (RSS ${mb(peak)} ; sans doublons, pages partagées comptées une fois : ${mb(distinct)})`,
     );
   }
   for (const shape of ["postgres-1", "postgres-auto"] as const) {
@@ -288,8 +291,9 @@ function verdicts(rows: Row[]): string[] {
     if (!measured.length) continue;
     const peak = Math.max(...measured.map((row) => row.rssMax ?? 0));
     const sum = Math.max(...measured.map((row) => row.rssSum ?? 0));
+    const distinct = Math.max(...measured.map((row) => row.distinctSum ?? 0));
     lines.push(
-      `- Mémoire sous charge, ${LABEL[shape]}, ≤ ${mb(TARGET.rss.postgresPerProcess)} par processus : ${verdict(peak <= TARGET.rss.postgresPerProcess)} (${mb(peak)} au plus pour un processus, ${mb(sum)} en tout)`,
+      `- Mémoire sous charge, ${LABEL[shape]}, ≤ ${mb(TARGET.rss.postgresPerProcess)} par processus : ${verdict(peak <= TARGET.rss.postgresPerProcess)} (${mb(peak)} au plus pour un processus, ${mb(sum)} en tout, ${mb(distinct)} sans doublons)`,
     );
   }
   return lines;

@@ -58,6 +58,7 @@ interface Row {
   signedIn: Half;
   rssSum: number;
   rssMax: number;
+  distinctSum: number;
 }
 
 function half(result: Awaited<ReturnType<typeof autocannon>>): Half {
@@ -99,7 +100,14 @@ async function main() {
           }),
         ]);
         const rss = sampler.stop();
-        const row: Row = { shape, anonymous: half(anonymous), signedIn: half(signedIn), rssSum: rss.sum, rssMax: rss.perProcess };
+        const row: Row = {
+          shape,
+          anonymous: half(anonymous),
+          signedIn: half(signedIn),
+          rssSum: rss.sum,
+          rssMax: rss.perProcess,
+          distinctSum: rss.distinctSum,
+        };
         rows.push(row);
         console.log(
           `  anonymes ${row.anonymous.rps.toFixed(0)} req/s (p99 ${row.anonymous.p99} ms), connectés ${row.signedIn.rps.toFixed(0)} req/s (p99 ${row.signedIn.p99} ms), délais dépassés ${row.anonymous.timeouts + row.signedIn.timeouts}, RSS ${mb(rss.sum)}`,
@@ -129,7 +137,7 @@ async function main() {
       const p99 = Math.max(row.anonymous.p99, row.signedIn.p99);
       const timeouts = row.anonymous.timeouts + row.signedIn.timeouts;
       const total = (row.anonymous.rps + row.signedIn.rps).toFixed(0);
-      const memory = `mémoire max ${mb(row.rssSum)} en tout, ${mb(row.rssMax)} pour le plus gros processus`;
+      const memory = `mémoire max ${mb(row.rssSum)} en tout, ${mb(row.rssMax)} pour le plus gros processus, ${mb(row.distinctSum)} sans doublons`;
       const target = TARGET[row.shape];
       if (!target) return `- ${SHAPE_LABEL[row.shape]} : ${total} req/s, p99 ${p99} ms, ${timeouts} délais dépassés, ${memory}.`;
       const held = p99 <= target.p99 && (!target.noTimeout || timeouts === 0);
