@@ -3,10 +3,14 @@
  * course), "Continuer" resuming at the last lesson and video position, "Mes Formations" and the
  * student dashboard computed from the learner's own records.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateCourse } from "~/.server/courses/authoring";
 import type { DatabaseHandle } from "~/.server/db/client";
+import { createDiskStorage } from "~/.server/storage/disk";
 import { courses, enrolments, lessonProgress } from "~/.server/db/schema";
 import {
   getLearnerCourse,
@@ -19,7 +23,7 @@ import {
   startEnrolment,
 } from "~/.server/learning";
 import type { Role } from "~/lib/roles";
-import { createCourse, createUser, enrol, type TestUser } from "../factories";
+import { createCourse, createStoredFile, createUser, enrol, type TestUser } from "../factories";
 import { createTestDatabase } from "../setup/db";
 
 let handle: DatabaseHandle;
@@ -142,6 +146,45 @@ describe("progress and resuming", () => {
         .innerJoin(enrolments, eq(lessonProgress.enrolmentId, enrolments.id))
         .where(eq(enrolments.userId, stranger.id)),
     ).toEqual([]);
+  });
+});
+
+describe("a lesson's documents", () => {
+  it("lists the lesson's own documents in the order they were added, with their name, size and type", async () => {
+    const { course, lessons } = await freeCourse("Avec documents", "energie", 2);
+    const storage = createDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), "campus-documents-")));
+    const upload = (name: string, bytes?: Buffer) =>
+      createStoredFile(handle.db, storage, teacher, { purpose: "lesson_attachment", name, bytes });
+    const plan = await upload("Plan du cours.pdf");
+    const exercises = await upload("Exercices.txt", Buffer.from("1. Calculez la puissance d'un panneau.\n"));
+    const elsewhere = await upload("Autre leçon.pdf");
+    await updateCourse(handle.db, teacher, course.id, {
+      title: course.title,
+      description: course.description,
+      category: "energie",
+      level: "debutant",
+      priceFcfa: "0",
+      status: "published",
+      lessons: [
+        { id: lessons[0]!.id, title: lessons[0]!.title, attachmentIds: [plan.id, exercises.id] },
+        { id: lessons[1]!.id, title: lessons[1]!.title, attachmentIds: [elsewhere.id] },
+      ],
+    });
+    const learner = await person("user");
+    await enrol(handle.db, learner, course);
+    const opened = await openLesson(handle.db, learner, course.slug, lessons[0]!.id);
+    expect(opened.lesson.attachments).toEqual([
+      { id: plan.id, name: "Plan du cours.pdf", size: plan.size, contentType: "application/pdf" },
+      { id: exercises.id, name: "Exercices.txt", size: exercises.size, contentType: "text/plain" },
+    ]);
+    expect(opened.lesson.video).toBeNull();
+    expect((await openLesson(handle.db, learner, course.slug, lessons[1]!.id)).lesson.attachments.map((file) => file.name)).toEqual([
+      "Autre leçon.pdf",
+    ]);
+    // A lesson without documents has an empty list, not null.
+    const bare = await freeCourse("Sans documents", "energie", 1);
+    await enrol(handle.db, learner, bare.course);
+    expect((await openLesson(handle.db, learner, bare.course.slug, bare.lessons[0]!.id)).lesson.attachments).toEqual([]);
   });
 });
 

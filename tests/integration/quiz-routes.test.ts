@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { quizAttempts } from "~/.server/db/schema";
+import { quizAttempts, quizzes } from "~/.server/db/schema";
 import { loader as courseLoader } from "~/routes/dashboard/formation";
 import { loader as lessonLoader } from "~/routes/dashboard/lecon";
 import { action as quizAction, loader as quizLoader } from "~/routes/dashboard/quiz";
@@ -115,6 +115,54 @@ describe("the way in", () => {
     });
     expect(preview.status).toBe(200);
     expect((preview.data as { quizzes: unknown[] }).quizzes).toEqual([]);
+  });
+
+  it("gives each quiz its question count, and the learner's best score and verdict over graded attempts only", async () => {
+    const { course, quiz, learner, base, params } = await setting();
+    const standing = async () =>
+      (
+        (await call(courseLoader, learner, `/dashboard/formations/${course.slug}`, { params: { slug: course.slug } })).data as {
+          quizzes: Array<{
+            id: number;
+            questionCount: number;
+            attemptsUsed: number;
+            bestScore: number | null;
+            passed: boolean;
+            inProgressId: number | null;
+          }>;
+        }
+      ).quizzes;
+    expect(await standing()).toEqual([
+      expect.objectContaining({ id: quiz.id, questionCount: 3, attemptsUsed: 0, bestScore: null, passed: false, inProgressId: null }),
+    ]);
+    // Sends an attempt with only the true/false answered, or every answer right.
+    const sendAttempt = async (allRight: boolean) => {
+      const { path, attemptParams } = await start(learner, base, params);
+      const [qcm, trueFalse, short] = ((await call(attemptLoader, learner, path, { params: attemptParams })).data as OpenPage).questions;
+      const answers = allRight
+        ? { [`answers.${qcm!.id}`]: String(qcm!.options.indexOf("Le watt")), [`answers.${short!.id}`]: "Tombouctou-secret" }
+        : {};
+      await call(attemptAction, learner, path, {
+        form: { intent: "save", [`answers.${trueFalse!.id}`]: "true", ...answers },
+        params: attemptParams,
+      });
+      await call(attemptAction, learner, path, { form: { intent: "submit" }, params: attemptParams });
+      return ((await call(attemptLoader, learner, path, { params: attemptParams })).data as GradedPage).attempt;
+    };
+    const failed = await sendAttempt(false);
+    expect(failed.passed).toBe(false);
+    expect(await standing()).toEqual([
+      expect.objectContaining({ attemptsUsed: 1, bestScore: failed.score, passed: false, inProgressId: null }),
+    ]);
+    expect(await sendAttempt(true)).toMatchObject({ score: 100, passed: true });
+    // A third attempt, still open, counts as used but neither lowers the best score nor the verdict.
+    const { attemptId } = await start(learner, base, params);
+    expect(await standing()).toEqual([
+      expect.objectContaining({ attemptsUsed: 3, bestScore: 100, passed: true, inProgressId: Number(attemptId) }),
+    ]);
+    // A deleted quiz is no longer listed.
+    await handle.db.update(quizzes).set({ deletedAt: new Date() }).where(eq(quizzes.id, quiz.id));
+    expect(await standing()).toEqual([]);
   });
 
   it("sends someone who does not follow the course to its public page", async () => {

@@ -7,7 +7,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
-import type { SessionUser } from "~/.server/auth/session";
 import { getCourseBySlug, listPublishedCourses } from "~/.server/catalogue";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { courseReviews, courses, enrolments } from "~/.server/db/schema";
@@ -20,7 +19,7 @@ import { action as staffAction, loader as staffLoader } from "~/routes/teacher/r
 import { createCourse, createReview, createUser, enrol, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
-import { routeOutcome } from "../setup/routes";
+import { routeOutcome, sessionOf } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let campus: CampusAuth;
@@ -37,8 +36,6 @@ beforeAll(async () => {
 });
 afterAll(async () => handle?.close());
 
-const asSession = (user: TestUser): SessionUser => ({ ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" });
-
 function call<T>(
   run: (args: never) => Promise<T>,
   user: TestUser | null,
@@ -46,7 +43,7 @@ function call<T>(
   options: { form?: Record<string, string>; params?: Record<string, string> } = {},
 ) {
   const request = new Request(`${TEST_PUBLIC_URL}${path}`, options.form ? { method: "POST", body: new URLSearchParams(options.form) } : {});
-  const context = routerContext(handle.db, campus, user ? { user: asSession(user) } : {});
+  const context = routerContext(handle.db, campus, user ? { user: sessionOf(user) } : {});
   return routeOutcome(() => run({ request, params: options.params ?? {}, context, url: new URL(request.url), pattern: path } as never));
 }
 

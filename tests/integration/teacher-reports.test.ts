@@ -20,7 +20,7 @@ import { loader as dashboardLoader } from "~/routes/teacher/index";
 import { createCourse, createQuiz, createThread, createUser, enrol, takeQuiz, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
-import { routeOutcome } from "../setup/routes";
+import { routeOutcome, sessionOf } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let teacherA: TestUser;
@@ -102,9 +102,7 @@ describe("teacher dashboard", () => {
 
   it("renders the page from those figures", async () => {
     const request = new Request(`${TEST_PUBLIC_URL}/teacher`);
-    const context = routerContext(handle.db, createTestAuth(handle.db), {
-      user: { ...teacherA, emailVerified: true, twoFactorEnabled: false, sessionId: "test" },
-    });
+    const context = routerContext(handle.db, createTestAuth(handle.db), { user: sessionOf(teacherA) });
     const page = (await routeOutcome(() => dashboardLoader({ request, params: {}, context } as never))).data as {
       cards: Record<string, unknown>;
     };
@@ -198,9 +196,7 @@ describe("teacher analytics", () => {
     expect(b.totals.enrolments).toBe(1);
     expect((await getTeacherAnalytics(handle.db, teacherB, { range: "1an", course: web.id })).totals.enrolments).toBe(0);
     const request = new Request(`${TEST_PUBLIC_URL}/teacher/analytics?periode=7j`);
-    const context = routerContext(handle.db, createTestAuth(handle.db), {
-      user: { ...teacherA, emailVerified: true, twoFactorEnabled: false, sessionId: "test" },
-    });
+    const context = routerContext(handle.db, createTestAuth(handle.db), { user: sessionOf(teacherA) });
     const page = (await routeOutcome(() => analyticsLoader({ request, params: {}, context } as never))).data as {
       range: string;
       totals: { enrolments: number };

@@ -14,7 +14,7 @@ import { action as settingsAction, loader as settingsLoader } from "~/routes/tea
 import { createStoredFile, createUser, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
-import { routeOutcome } from "../setup/routes";
+import { routeOutcome, sessionOf } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let teacher: TestUser;
@@ -74,9 +74,7 @@ describe("teacher settings", () => {
 describe("/teacher/settings", () => {
   function call(run: (args: never) => Promise<unknown>, user: TestUser, form?: URLSearchParams) {
     const request = new Request(`${TEST_PUBLIC_URL}/teacher/settings`, form ? { method: "POST", body: form } : {});
-    const context = routerContext(handle.db, createTestAuth(handle.db), {
-      user: { ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" },
-    });
+    const context = routerContext(handle.db, createTestAuth(handle.db), { user: sessionOf(user) });
     return routeOutcome(() => run({ request, params: {}, context } as never));
   }
 
@@ -135,9 +133,7 @@ describe("the teacher's photo", () => {
   const form = (fields: Record<string, string>) => new URLSearchParams(fields);
   const call = (user: TestUser, fields: Record<string, string>) => {
     const request = new Request(`${TEST_PUBLIC_URL}/teacher/settings`, { method: "POST", body: form(fields) });
-    const context = routerContext(handle.db, createTestAuth(handle.db), {
-      user: { ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" },
-    });
+    const context = routerContext(handle.db, createTestAuth(handle.db), { user: sessionOf(user) });
     return routeOutcome(() => settingsAction({ request, params: {}, context } as never));
   };
 

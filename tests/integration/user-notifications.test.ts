@@ -17,12 +17,11 @@ import {
   setEmailPreferences,
 } from "~/.server/notifications";
 import { REALTIME_CHANNEL, parsePublished } from "~/.server/realtime/publish";
-import type { SessionUser } from "~/.server/auth/session";
 import { action as notificationsAction, loader as notificationsLoader } from "~/routes/dashboard/notifications";
 import { createNotification, createUser, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
-import { routeOutcome } from "../setup/routes";
+import { routeOutcome, sessionOf } from "../setup/routes";
 
 let handle: DatabaseHandle;
 const published: string[] = [];
@@ -209,10 +208,9 @@ describe("e-mails of notifications", () => {
 });
 
 describe("the notifications page", () => {
-  const sessionUser = (user: TestUser): SessionUser => ({ ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" });
   const call = (user: TestUser, path: string, form?: Record<string, string>) => {
     const request = new Request(`${TEST_PUBLIC_URL}${path}`, form ? { method: "POST", body: new URLSearchParams(form) } : {});
-    const context = routerContext(handle.db, createTestAuth(handle.db), { user: sessionUser(user) });
+    const context = routerContext(handle.db, createTestAuth(handle.db), { user: sessionOf(user) });
     const args = { request, params: {}, context, url: new URL(request.url), pattern: path } as never;
     return routeOutcome(() => (form ? notificationsAction(args) : notificationsLoader(args)));
   };

@@ -19,12 +19,12 @@ import { createJobService, type JobService } from "~/.server/jobs";
 import { createDiskStorage } from "~/.server/storage/disk";
 import { storageContext } from "~/.server/storage/context";
 import { loader as fileLoader } from "~/routes/files/file";
-import type { SessionUser } from "~/.server/auth/session";
+import { resolveSession } from "~/.server/auth/session";
 import { createCourse } from "~/.server/courses/authoring";
 import { setDataSaver } from "~/.server/profile";
 import { loader as versionsLoader } from "~/routes/files/file-versions";
 import { loader as lessonLoader } from "~/routes/dashboard/lecon";
-import { createSignedInUser, createUser, enrol, type TestUser } from "../factories";
+import { createSignedInUser, enrol, type TestUser } from "../factories";
 import { routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { routeOutcome } from "../setup/routes";
 import { createTestDatabase } from "../setup/db";
@@ -226,18 +226,19 @@ describe("the versions as the teacher and the learner see them", () => {
       status: "published",
       lessons: [{ title: "Avec vidéo", description: "", content: "", durationMinutes: 5, isFree: false, videoFileId: "video-a" }],
     });
-    const learner = await createUser(handle.db);
+    const { user: learner, cookie } = await createSignedInUser(campus, handle.db);
     await enrol(handle.db, learner, course);
-    const session: SessionUser = { ...learner, emailVerified: true, twoFactorEnabled: false, sessionId: "test" } as SessionUser;
     const open = async (query = "", headers: Record<string, string> = {}) => {
       const url = `${TEST_PUBLIC_URL}/dashboard/formations/${course.slug}/lecons/${lessons[0]!.id}${query}`;
-      const request = new Request(url, { headers });
+      const request = new Request(url, { headers: { ...headers, cookie } });
+      // The learner as the signed-in layout's guard finds them: their preference comes with the session.
+      const { user: session } = await resolveSession(campus.auth, request.headers);
       const outcome = await routeOutcome(() =>
         lessonLoader({
           request,
           url: new URL(url),
           params: { slug: course.slug, lessonId: String(lessons[0]!.id) },
-          context: routerContext(handle.db, campus, { user: session }),
+          context: routerContext(handle.db, campus, { user: session! }),
         } as never),
       );
       expect(outcome.status).toBe(200);

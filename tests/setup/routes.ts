@@ -29,7 +29,13 @@ export async function routeOutcome(run: () => Promise<unknown>): Promise<RouteOu
 }
 
 /** The session a factory user carries once signed in (as a signed-in layout's guard sets it). */
-export const sessionOf = (user: TestUser): SessionUser => ({ ...user, emailVerified: true, twoFactorEnabled: false, sessionId: "test" });
+export const sessionOf = (user: TestUser): SessionUser => ({
+  ...user,
+  emailVerified: true,
+  twoFactorEnabled: false,
+  sessionId: "test",
+  dataSaver: false,
+});
 
 export type RouteCallOptions = { form?: Record<string, string> | [string, string][]; params?: Record<string, string> };
 

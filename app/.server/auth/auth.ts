@@ -209,6 +209,9 @@ export function createAuth({ db, settings, mailEnv }: CreateAuthOptions) {
         role: { type: "string", required: false, defaultValue: "user", input: false },
         banned: { type: "boolean", required: false, defaultValue: false, input: false },
         bannedAt: { type: "date", required: false, input: false },
+        // "Économie de données", set from the profile (app/.server/profile): read with the session,
+        // so that a lesson page does not ask for it again.
+        dataSaver: { type: "boolean", required: false, defaultValue: false, input: false },
       },
       changeEmail: { enabled: false },
     },

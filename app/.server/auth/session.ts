@@ -17,6 +17,8 @@ export interface SessionUser {
   twoFactorEnabled: boolean;
   sessionId: string;
   image?: string | null;
+  /** "Économie de données": videos in low quality, nothing loaded before play. */
+  dataSaver: boolean;
 }
 
 export interface ResolvedSession {
@@ -58,6 +60,7 @@ function toSessionUser(user: Record<string, unknown>, sessionId: string): Sessio
     twoFactorEnabled: user.twoFactorEnabled === true,
     sessionId,
     image: typeof user.image === "string" ? user.image : null,
+    dataSaver: user.dataSaver === true,
   };
 }
 

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, sql, type SQLWrapper } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import { thumbnailImage } from "~/lib/uploads";
 import type { Actor } from "../auth/actor";
 import { cachedRead } from "../cache";
@@ -168,33 +169,42 @@ export async function listLessonOutline(db: Database, courseId: number) {
   );
 }
 
+/** A lesson's document, as the player lists it. */
+type Attachment = { id: string; name: string; size: number; contentType: string };
+
 /** One lesson of a course (named by its id or its slug) with its video and documents (the caller checks who may follow it). */
 export async function getLessonContent(db: Database, course: { id: number } | { slug: string }, lessonId: number) {
   const fileColumns = { id: files.id, name: files.originalName, size: files.size, contentType: files.contentType };
-  // The lesson with its uploaded video, and its attachments, at the same time (the attachments of
-  // a lesson of another course are dropped with it).
-  const [[found], attachments] = await Promise.all([
-    db
-      .select({ lesson: lessons, video: fileColumns, renditions: videoTranscodes.renditions, posterKey: videoTranscodes.posterKey })
-      .from(lessons)
-      .leftJoin(files, eq(files.id, lessons.videoFileId))
-      .leftJoin(videoTranscodes, eq(videoTranscodes.fileId, files.id))
-      .where(
-        and(
-          eq(lessons.id, lessonId),
-          "id" in course
-            ? eq(lessons.courseId, course.id)
-            : inArray(lessons.courseId, db.select({ id: courses.id }).from(courses).where(eq(courses.slug, course.slug))),
-        ),
+  // The lesson with its uploaded video and its attachments in one statement: each one a page sends
+  // costs it and the database a wake-up.
+  const attachment = alias(files, "attachment");
+  const attachmentList = db
+    .select({
+      list: sql`json_agg(json_build_object('id', ${attachment.id}, 'name', ${attachment.originalName}, 'size', ${attachment.size}, 'contentType', ${attachment.contentType}) order by ${attachment.createdAt}, ${attachment.id})`,
+    })
+    .from(attachment)
+    .where(and(eq(attachment.lessonId, lessons.id), eq(attachment.purpose, "lesson_attachment")));
+  const [found] = await db
+    .select({
+      lesson: lessons,
+      video: fileColumns,
+      renditions: videoTranscodes.renditions,
+      posterKey: videoTranscodes.posterKey,
+      attachments: sql<Attachment[]>`coalesce((${attachmentList}), '[]')`,
+    })
+    .from(lessons)
+    .leftJoin(files, eq(files.id, lessons.videoFileId))
+    .leftJoin(videoTranscodes, eq(videoTranscodes.fileId, files.id))
+    .where(
+      and(
+        eq(lessons.id, lessonId),
+        "id" in course
+          ? eq(lessons.courseId, course.id)
+          : inArray(lessons.courseId, db.select({ id: courses.id }).from(courses).where(eq(courses.slug, course.slug))),
       ),
-    db
-      .select(fileColumns)
-      .from(files)
-      .where(and(eq(files.lessonId, lessonId), eq(files.purpose, "lesson_attachment")))
-      .orderBy(asc(files.createdAt), asc(files.id)),
-  ]);
+    );
   if (!found) return null;
-  const { lesson, video: stored, renditions, posterKey } = found;
+  const { lesson, video: stored, renditions, posterKey, attachments } = found;
   // The low-data versions made so far (app/.server/files/transcode.ts): the player offers them with their sizes.
   const video = stored && {
     ...stored,

@@ -43,14 +43,10 @@ const profileColumns = {
   createdAt: users.createdAt,
 };
 
-/** Whether the acting user asked to save data (false for anyone else, or a deleted account). */
-export async function getDataSaver(db: Database, actor: ProfileActor | null): Promise<boolean> {
-  if (!actor) return false;
-  const [row] = await db.select({ dataSaver: users.dataSaver }).from(users).where(eq(users.id, actor.id));
-  return row?.dataSaver ?? false;
-}
-
-/** Turns "Économie de données" on or off for the acting user only. */
+/**
+ * Turns "Économie de données" on or off for the acting user only. Pages read it with the session:
+ * the change of the users row tells every process's session cache to read it again (drizzle/0004).
+ */
 export async function setDataSaver(db: Database, actor: ProfileActor, on: boolean, now = new Date()): Promise<void> {
   await db.update(users).set({ dataSaver: on, updatedAt: now }).where(eq(users.id, actor.id));
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import {
   answerLabel,
   gradeAttempt,
@@ -459,48 +459,35 @@ export async function getLearnerAttempt(db: Database, actor: Actor, slug: string
  * The quizzes of a course as its learner sees them (course home, lesson player): each with the
  * learner's attempts used, best score and verdict, and the attempt in progress if any. By the
  * course's slug, so that the pages read it along with the course (the caller checks that the
- * actor follows it); the quizzes and the attempts at them in one round trip.
+ * actor follows it). One statement: each one a page sends costs it and the database a wake-up.
  */
 export async function listLearnerQuizzes(db: Database, actor: Actor, courseSlug: string) {
-  const courseId = db.select({ id: courses.id }).from(courses).where(eq(courses.slug, courseSlug));
-  const [rows, attempts] = await Promise.all([
-    db
-      .select({
-        id: quizzes.id,
-        title: quizzes.title,
-        lessonId: quizzes.lessonId,
-        questions: quizzes.questions,
-        timeLimitMinutes: quizzes.timeLimitMinutes,
-        maxAttempts: quizzes.maxAttempts,
-        passingScore: quizzes.passingScore,
-        required: quizzes.required,
-      })
-      .from(quizzes)
-      .where(and(inArray(quizzes.courseId, courseId), isNull(quizzes.deletedAt)))
-      .orderBy(asc(quizzes.createdAt), asc(quizzes.id)),
-    db
-      .select({
-        quizId: quizAttempts.quizId,
-        status: quizAttempts.status,
-        score: quizAttempts.score,
-        passed: quizAttempts.passed,
-        id: quizAttempts.id,
-      })
-      .from(quizAttempts)
-      .innerJoin(quizzes, eq(quizzes.id, quizAttempts.quizId))
-      .where(and(eq(quizAttempts.userId, actor.id), inArray(quizzes.courseId, courseId)))
-      .orderBy(desc(quizAttempts.attemptNumber)),
-  ]);
-  return rows.map(({ questions, ...row }) => {
-    const mine = attempts.filter((attempt) => attempt.quizId === row.id);
-    const graded = mine.filter((attempt) => attempt.status !== "in_progress");
-    return {
-      ...row,
-      questionCount: questions.length,
-      attemptsUsed: mine.length,
-      bestScore: graded.length ? Math.max(...graded.map((attempt) => attempt.score ?? 0)) : null,
-      passed: graded.some((attempt) => attempt.passed),
-      inProgressId: mine.find((attempt) => attempt.status === "in_progress")?.id ?? null,
-    };
-  });
+  const graded = sql`${quizAttempts.status} <> 'in_progress'`;
+  return db
+    .select({
+      id: quizzes.id,
+      title: quizzes.title,
+      lessonId: quizzes.lessonId,
+      questionCount: sql<number>`jsonb_array_length(${quizzes.questions})`.mapWith(Number),
+      timeLimitMinutes: quizzes.timeLimitMinutes,
+      maxAttempts: quizzes.maxAttempts,
+      passingScore: quizzes.passingScore,
+      required: quizzes.required,
+      attemptsUsed: count(quizAttempts.id),
+      bestScore: sql<number | null>`max(coalesce(${quizAttempts.score}, 0)) filter (where ${graded})`.mapWith(Number),
+      passed: sql<boolean>`coalesce(bool_or(${quizAttempts.passed}) filter (where ${graded}), false)`,
+      inProgressId: sql<
+        number | null
+      >`(array_agg(${quizAttempts.id} order by ${quizAttempts.attemptNumber} desc) filter (where ${quizAttempts.status} = 'in_progress'))[1]`,
+    })
+    .from(quizzes)
+    .leftJoin(quizAttempts, and(eq(quizAttempts.quizId, quizzes.id), eq(quizAttempts.userId, actor.id)))
+    .where(
+      and(
+        inArray(quizzes.courseId, db.select({ id: courses.id }).from(courses).where(eq(courses.slug, courseSlug))),
+        isNull(quizzes.deletedAt),
+      ),
+    )
+    .groupBy(quizzes.id)
+    .orderBy(asc(quizzes.createdAt), asc(quizzes.id));
 }

@@ -4,7 +4,6 @@ import { Form, Link, useNavigation, href } from "react-router";
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
 import { openLesson, setLessonDone } from "~/.server/learning";
-import { getDataSaver } from "~/.server/profile";
 import { listLearnerQuizzes } from "~/.server/quizzes";
 import { redirectWithToast } from "~/.server/toast";
 import { CourseOutline } from "~/components/learning/course-outline";
@@ -29,12 +28,11 @@ export async function loader(args: Route.LoaderArgs) {
   const user = args.context.get(userContext);
   const { slug } = args.params;
   const db = args.context.get(dbContext);
-  // The lesson, the course's quizzes and whether the learner saves data (for a video), all in one
-  // round trip: every round trip that waits on another puts the page back behind the others.
-  const [{ course, enrolment, lessons, lesson, previous, next }, courseQuizzes, dataSaver] = await Promise.all([
+  // The lesson and the course's quizzes in one round trip: every round trip that waits on another
+  // puts the page back behind the others.
+  const [{ course, enrolment, lessons, lesson, previous, next }, courseQuizzes] = await Promise.all([
     asLearner(slug, () => openLesson(db, user, slug, lessonIdOf(args.params))),
     listLearnerQuizzes(db, user, slug),
-    getDataSaver(db, user),
   ]);
   // This lesson's quizzes (after the last lesson, the course's own final quizzes too), for its
   // learners (a teacher's preview has no enrolment).
@@ -42,6 +40,7 @@ export async function loader(args: Route.LoaderArgs) {
   // The video's version: the learner's ?qualite=, else low when they save data (their profile's
   // "Économie de données", or the browser's Save-Data header), else 720p.
   const asked = choiceOfParam(args.url.searchParams.get("qualite"));
+  const { dataSaver } = user;
   const saveData = dataSaver || args.request.headers.get("save-data")?.toLowerCase() === "on";
   return {
     userId: user.id,
