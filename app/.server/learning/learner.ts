@@ -104,12 +104,26 @@ export async function listAvailableCourses(db: Database, actor: Actor, filters: 
     .orderBy(asc(courses.position), asc(courses.id));
 }
 
+/** A lesson of a followed course's outline, with what the actor's enrolment has done of it. */
+type OutlineLesson = { id: number; title: string; durationMinutes: number; isFree: boolean; done: boolean; positionSeconds: number | null };
+
 /**
- * The course and the actor's enrolment, let in by `canFollowCourse`: a learner with an active or
- * completed enrolment, the course's teacher and admins (a preview: nothing is recorded for them).
- * Anyone else: an AppError saying why.
+ * The course, the actor's enrolment and the course's lessons in order with what that enrolment
+ * has done of each, let in by `canFollowCourse`: a learner with an active or completed enrolment,
+ * the course's teacher and admins (a preview: nothing is recorded for them). Anyone else: an
+ * AppError saying why. One statement (the outline as a JSON list): each one a page sends costs it
+ * and the database a wake-up.
  */
 async function followedCourse(db: Database, actor: Actor, slug: string) {
+  const outline = db
+    .select({
+      list: sql`json_agg(json_build_object('id', ${lessons.id}, 'title', ${lessons.title}, 'durationMinutes', ${lessons.durationMinutes},
+        'isFree', ${lessons.isFree}, 'done', ${lessonProgress.completedAt} is not null, 'positionSeconds', ${lessonProgress.positionSeconds})
+        order by ${lessons.position}, ${lessons.id})`,
+    })
+    .from(lessons)
+    .leftJoin(lessonProgress, and(eq(lessonProgress.lessonId, lessons.id), eq(lessonProgress.enrolmentId, enrolments.id)))
+    .where(eq(lessons.courseId, courses.id));
   const [found] = await db
     .select({
       course: {
@@ -124,6 +138,7 @@ async function followedCourse(db: Database, actor: Actor, slug: string) {
         categoryName: categories.name,
       },
       enrolment: enrolments,
+      lessons: sql<OutlineLesson[]>`coalesce((${outline}), '[]')`,
     })
     .from(courses)
     .innerJoin(categories, eq(courses.categoryId, categories.id))
@@ -138,37 +153,12 @@ async function followedCourse(db: Database, actor: Actor, slug: string) {
     if (course.status !== "published") throw courseNotFound();
     throw closed("not_enrolled");
   }
-  return { course, enrolment: following ? enrolment! : null };
-}
-
-/**
- * The course's lessons in order, with what the actor's enrolment has done of each. Read by the
- * course's slug, so that it goes with `followedCourse` instead of after it: under load, every
- * round trip that waits on another puts the page back behind all the others. Only returned once
- * `followedCourse` let the actor in.
- */
-async function lessonOutline(db: Database, actor: Actor, slug: string) {
-  const outline = await db
-    .select({
-      id: lessons.id,
-      title: lessons.title,
-      durationMinutes: lessons.durationMinutes,
-      isFree: lessons.isFree,
-      completedAt: lessonProgress.completedAt,
-      positionSeconds: lessonProgress.positionSeconds,
-    })
-    .from(lessons)
-    .innerJoin(courses, eq(courses.id, lessons.courseId))
-    .leftJoin(enrolments, and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, actor.id)))
-    .leftJoin(lessonProgress, and(eq(lessonProgress.lessonId, lessons.id), eq(lessonProgress.enrolmentId, enrolments.id)))
-    .where(eq(courses.slug, slug))
-    .orderBy(asc(lessons.position), asc(lessons.id));
-  return outline.map((lesson) => ({ ...lesson, done: lesson.completedAt !== null }));
+  return { course, enrolment: following ? enrolment! : null, lessons: found.lessons };
 }
 
 /** A course as its learner follows it (`followedCourse` says who may): the lessons with what is done, and where to resume. */
 export async function getLearnerCourse(db: Database, actor: Actor, slug: string) {
-  const [{ course, enrolment }, outline] = await Promise.all([followedCourse(db, actor, slug), lessonOutline(db, actor, slug)]);
+  const { course, enrolment, lessons: outline } = await followedCourse(db, actor, slug);
   const resumeLesson =
     outline.find((lesson) => lesson.id === enrolment?.lastLessonId) ?? outline.find((lesson) => !lesson.done) ?? outline[0] ?? null;
   return {
@@ -180,13 +170,13 @@ export async function getLearnerCourse(db: Database, actor: Actor, slug: string)
 }
 
 /**
- * One lesson in the player, with its neighbours, in one round trip (see `lessonOutline`). Opening
+ * One lesson in the player, with its neighbours, in one round trip (the lesson's content is read
+ * along with the course, by its slug; returned only once `followedCourse` let the actor in). Opening
  * it makes it the place "Continuer" resumes from.
  */
 export async function openLesson(db: Database, actor: Actor, slug: string, lessonId: number, now = new Date()) {
-  const [{ course, enrolment }, outline, content] = await Promise.all([
+  const [{ course, enrolment, lessons: outline }, content] = await Promise.all([
     followedCourse(db, actor, slug),
-    lessonOutline(db, actor, slug),
     getLessonContent(db, { slug }, lessonId),
   ]);
   const index = outline.findIndex((lesson) => lesson.id === lessonId);
