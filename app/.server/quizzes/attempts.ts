@@ -76,7 +76,19 @@ async function closeOverdue(tx: Database, userId: string, quizId: number, course
   for (const attempt of open) if (pastDeadline(attempt, now)) await gradeAndClose(tx, attempt, courseId, "expired", now);
 }
 
-function attemptSummary(attempt: Attempt) {
+/** What a quiz's page shows of each attempt (and its deadline, to close it once past). */
+const summaryColumns = {
+  id: quizAttempts.id,
+  attemptNumber: quizAttempts.attemptNumber,
+  status: quizAttempts.status,
+  startedAt: quizAttempts.startedAt,
+  deadlineAt: quizAttempts.deadlineAt,
+  submittedAt: quizAttempts.submittedAt,
+  score: quizAttempts.score,
+  passed: quizAttempts.passed,
+};
+
+function attemptSummary(attempt: Pick<Attempt, keyof typeof summaryColumns>) {
   return {
     id: attempt.id,
     attemptNumber: attempt.attemptNumber,
@@ -93,9 +105,10 @@ function attemptSummary(attempt: Attempt) {
  * in progress if any, and how many are left; for an untimed quiz, its questions to answer offline.
  */
 export async function getLearnerQuiz(db: Database, actor: Actor, slug: string, quizId: number, now = new Date()) {
+  // Not the attempts' questions and answers: a page lists them, and those weigh.
   const readAttempts = () =>
     db
-      .select()
+      .select(summaryColumns)
       .from(quizAttempts)
       .where(and(eq(quizAttempts.userId, actor.id), eq(quizAttempts.quizId, quizId)))
       .orderBy(asc(quizAttempts.attemptNumber));
@@ -137,12 +150,6 @@ export async function getLearnerQuiz(db: Database, actor: Actor, slug: string, q
 }
 
 /**
- * "Commencer": a new attempt, its start and deadline set by the server, its questions copied (and
- * shuffled if the quiz says so). An attempt already open is resumed instead. The learner's
- * enrolment row is locked meanwhile, so two starts at once cannot pass the attempts limit (and
- * the unique attempt number would refuse the second anyway).
- */
-/**
  * How many attempts the learner has used, once it is known they may start another: refused when
  * none is left or the quiz has no question yet.
  */
@@ -166,6 +173,12 @@ async function attemptsLeftOrRefuse(
   return attemptsUsed;
 }
 
+/**
+ * "Commencer": a new attempt, its start and deadline set by the server, its questions copied (and
+ * shuffled if the quiz says so). An attempt already open is resumed instead. The learner's
+ * enrolment row is locked meanwhile, so two starts at once cannot pass the attempts limit (and
+ * the unique attempt number would refuse the second anyway).
+ */
 export async function startAttempt(db: Database, actor: Actor, slug: string, quizId: number, now = new Date(), random = Math.random) {
   const { quiz, course, enrolmentId } = await learnerQuiz(db, actor, slug, quizId);
   return db.transaction(async (tx) => {
