@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type Browser, type Page, type Request } from "@playwright/test";
 import { seedAssessments } from "../../app/.server/db/seed/assessment-data";
 import { expectNoSeriousA11yViolations } from "./axe";
 import { startIsolatedServer, type IsolatedServer } from "./isolated-server";
@@ -62,8 +62,14 @@ test("a learner retakes the quiz, reloads mid-attempt, passes, and is certified"
       await item.getByRole("textbox").blur();
     }
   };
+  // Each answer is saved on its own, in one request: nothing on the page nor around it is read again.
+  const reads: string[] = [];
+  const onRequest = (request: Request) => {
+    if (request.method() === "GET" && new URL(request.url()).pathname.endsWith(".data")) reads.push(request.url());
+  };
+  page.on("request", onRequest);
   for (let index = 0; index < 3; index += 1) await answer(index);
-  // Each answer is saved on its own: once the fourth one's save has come back, a reload loses nothing.
+  // Once the fourth one's save has come back, a reload loses nothing.
   const fourth = await questions.nth(3).locator("input, textarea").first().getAttribute("name");
   const fourthSaved = page.waitForResponse(
     (response) => response.request().method() === "POST" && new URLSearchParams(response.request().postData() ?? "").has(fourth!),
@@ -71,6 +77,8 @@ test("a learner retakes the quiz, reloads mid-attempt, passes, and is certified"
   await answer(3);
   await fourthSaved;
   await expect(page.getByText(/Réponses enregistrées/)).toBeVisible();
+  page.off("request", onRequest);
+  expect(reads).toEqual([]);
   // A reload (a dropped connection) loses nothing.
   await page.reload();
   await expect(page.getByText("4 réponses données sur 8")).toBeVisible();

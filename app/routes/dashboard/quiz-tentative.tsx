@@ -10,6 +10,7 @@ import { QuestionField } from "~/components/quizzes/question-field";
 import { Alert } from "~/components/ui/alert";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
+import { BACKGROUND_SAVE, isBackgroundSave } from "~/lib/background-save";
 import { formatDateTime } from "~/lib/dates";
 import { plural } from "~/lib/format";
 import { isQuizAttempt, queueQuizAttempt } from "~/lib/offline/outbox";
@@ -70,7 +71,7 @@ export async function action(args: Route.ActionArgs) {
   const here = args.url.pathname;
   const attemptId = idParam(args.params.attemptId);
   const answers = answersOf(form);
-  const fetched = form.get("js") === "1";
+  const fetched = form.get("js") === BACKGROUND_SAVE.js;
   // Refusals the learner can act on come back to the page; the rest (404, paused) is the error page.
   return asLearner(args.params.slug, async () => {
     try {
@@ -112,7 +113,7 @@ export async function action(args: Route.ActionArgs) {
 
 /** An answer saved in the background changes nothing on the page: no reload, unless the attempt was closed meanwhile. */
 export function shouldRevalidate({ formData, actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  if (formData?.get("intent") === "save" && formData.get("js") === "1") {
+  if (isBackgroundSave(formData)) {
     return Boolean(actionResult && typeof actionResult === "object" && "closed" in actionResult && actionResult.closed);
   }
   return defaultShouldRevalidate;
@@ -206,7 +207,7 @@ function OpenAttempt({ userId, course, quiz, attempt, questions, answers, deadli
     });
     // Without a network the answer stays in the form, sent with "Terminer et envoyer".
     if (!navigator.onLine) return;
-    void fetcher.submit({ intent: "save", js: "1", [`${ANSWER_PREFIX}${questionId}`]: value }, { method: "post" });
+    void fetcher.submit({ ...BACKGROUND_SAVE, [`${ANSWER_PREFIX}${questionId}`]: value }, { method: "post" });
   };
 
   /**
