@@ -29,7 +29,13 @@ import { sendSessionReminder, SESSION_REMINDER_QUEUE, type SessionReminderJob } 
 import { issueCertificateIfComplete, type Certificates } from "../certificates";
 import { COMPLETION_CHECK_QUEUE, type CompletionCheck } from "../learning";
 import { CLOSE_ATTEMPT_QUEUE, closeAttemptAtDeadline } from "../quizzes";
-import { NOTIFICATION_EMAIL_QUEUE, pruneNotifications, sendNotificationEmail, type NotificationEmailJob } from "../notifications";
+import {
+  attachUnreadCounts,
+  NOTIFICATION_EMAIL_QUEUE,
+  pruneNotifications,
+  sendNotificationEmail,
+  type NotificationEmailJob,
+} from "../notifications";
 import { createRealtimeServer, sweepPresence, type RealtimeServer } from "../realtime";
 import { pruneRateLimits, RATE_LIMIT_RETENTION_MS } from "../rate-limit";
 import {
@@ -137,6 +143,12 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
     throw error;
   });
   reference.cache.onInvalidate(() => pageCache.clear());
+  // The bell's unread count, kept per user until their notifications change.
+  const unread = await attachUnreadCounts(db).catch(async (error: unknown) => {
+    await reference.stop();
+    if (!options.database) await db.close();
+    throw error;
+  });
 
   // One nonce per response: React Router's inline scripts carry it (app/entry.server.tsx), so
   // script-src needs no 'unsafe-inline' (docs/decisions/0005-csp-nonce-and-caching.md).
@@ -207,7 +219,7 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
   const campusAuth = createCampusAuth({ db: db.db, env });
   const sessionCache = createSessionCache({ maxDays: campusAuth.settings.sessionMaxDays });
   const unfollowSessions = await followSessionChanges(db, sessionCache).catch(async (error: unknown) => {
-    await reference.stop();
+    await Promise.all([reference.stop(), unread.stop()]);
     if (!options.database) await db.close();
     throw error;
   });
@@ -333,7 +345,7 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
     await realtime.start();
   } catch (error) {
     await jobs.stop();
-    await Promise.all([reference.stop(), unfollowSessions()]);
+    await Promise.all([reference.stop(), unread.stop(), unfollowSessions()]);
     if (!options.database) await db.close();
     throw error;
   }
@@ -348,7 +360,7 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
     close: async () => {
       await realtime.close();
       await jobs.stop();
-      await Promise.all([reference.stop(), unfollowSessions()]);
+      await Promise.all([reference.stop(), unread.stop(), unfollowSessions()]);
       if (!options.database) await db.close();
     },
   };

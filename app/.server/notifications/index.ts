@@ -9,6 +9,9 @@ import { enqueueJob } from "../jobs";
 import { loadInstituteIdentity, renderActionMail, sendMail, type MailEnv } from "../mail";
 import { publish, userTopic } from "../realtime/publish";
 import { ownNotificationsWhere } from "./policy";
+import { cachedUnreadCount, forgetUnreadCount } from "./unread-cache";
+
+export { attachUnreadCounts } from "./unread-cache";
 
 /**
  * The bell: notifications written by the capability where something happened, in its own
@@ -125,11 +128,13 @@ export type NotificationItem = {
 
 /** How many of the actor's notifications are unread (the bell's badge). */
 export async function countUnreadNotifications(db: Database, actor: Actor): Promise<number> {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)`.mapWith(Number) })
-    .from(notifications)
-    .where(and(ownNotificationsWhere(actor), isNull(notifications.readAt)));
-  return row?.count ?? 0;
+  return cachedUnreadCount(db, actor.id, async () => {
+    const [row] = await db
+      .select({ count: sql<number>`count(*)`.mapWith(Number) })
+      .from(notifications)
+      .where(and(ownNotificationsWhere(actor), isNull(notifications.readAt)));
+    return row?.count ?? 0;
+  });
 }
 
 /** The actor's notifications, newest first, `limit` at a time (`before`: the last id already shown). */
@@ -165,7 +170,7 @@ export async function listNotifications(
 
 /** Marks one of the actor's notifications read; someone else's is "not found". Returns where it leads. */
 export async function markNotificationRead(db: Database, actor: Actor, id: number, now = new Date()): Promise<{ link: string | null }> {
-  return db.transaction(async (tx) => {
+  const marked = await db.transaction(async (tx) => {
     const [row] = await tx
       .select({ link: notifications.link, readAt: notifications.readAt })
       .from(notifications)
@@ -177,11 +182,13 @@ export async function markNotificationRead(db: Database, actor: Actor, id: numbe
     }
     return { link: row.link };
   });
+  forgetUnreadCount(db, actor.id);
+  return marked;
 }
 
 /** Marks every unread notification of the actor read; returns how many were. */
 export async function markAllNotificationsRead(db: Database, actor: Actor, now = new Date()): Promise<number> {
-  return db.transaction(async (tx) => {
+  const count = await db.transaction(async (tx) => {
     const updated = await tx
       .update(notifications)
       .set({ readAt: now })
@@ -190,6 +197,8 @@ export async function markAllNotificationsRead(db: Database, actor: Actor, now =
     if (updated.length) await publish(tx, userTopic(actor.id), { type: "notifications_read" });
     return updated.length;
   });
+  forgetUnreadCount(db, actor.id);
+  return count;
 }
 
 /**
@@ -209,7 +218,10 @@ export async function markNotificationsReadByLink(db: Database, actor: Actor, ki
       ),
     )
     .returning({ id: notifications.id });
-  if (updated.length) await publish(db, userTopic(actor.id), { type: "notifications_read" });
+  if (updated.length) {
+    forgetUnreadCount(db, actor.id);
+    await publish(db, userTopic(actor.id), { type: "notifications_read" });
+  }
   return updated.length;
 }
 
