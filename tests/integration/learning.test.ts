@@ -43,6 +43,16 @@ function freeCourse(title: string, category = "energie", lessonCount = 4) {
   });
 }
 
+/** The course form's fields of a course made by `freeCourse`, as its teacher sends them back. */
+const courseForm = (course: { title: string; description: string }) => ({
+  title: course.title,
+  description: course.description,
+  category: "energie",
+  level: "debutant",
+  priceFcfa: "0",
+  status: "published",
+});
+
 beforeAll(async () => {
   handle = await createTestDatabase();
   teacher = await person("teacher");
@@ -92,14 +102,7 @@ describe("progress and resuming", () => {
     await enrol(handle.db, learner, course);
     await setLessonDone(handle.db, learner, lessons[0]!.id, true);
     expect((await getLearnerCourse(handle.db, learner, course.slug)).enrolment?.progress).toBe(25);
-    const base = {
-      title: course.title,
-      description: course.description,
-      category: "energie",
-      level: "debutant",
-      priceFcfa: "0",
-      status: "published",
-    };
+    const base = courseForm(course);
     // Remove the last two lessons: 1 of 2 done.
     await updateCourse(handle.db, teacher, course.id, {
       ...base,
@@ -159,12 +162,7 @@ describe("a lesson's documents", () => {
     const exercises = await upload("Exercices.txt", Buffer.from("1. Calculez la puissance d'un panneau.\n"));
     const elsewhere = await upload("Autre leçon.pdf");
     await updateCourse(handle.db, teacher, course.id, {
-      title: course.title,
-      description: course.description,
-      category: "energie",
-      level: "debutant",
-      priceFcfa: "0",
-      status: "published",
+      ...courseForm(course),
       lessons: [
         { id: lessons[0]!.id, title: lessons[0]!.title, attachmentIds: [plan.id, exercises.id] },
         { id: lessons[1]!.id, title: lessons[1]!.title, attachmentIds: [elsewhere.id] },
