@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type MouseEvent, type ReactNode } from "react";
-import { Form, Link, PrefetchPageLinks, useLocation, useNavigate } from "react-router";
+import { Form, Link, useLocation, useNavigate } from "react-router";
 import { GraduationCap, LogOut, Menu, PanelLeftClose, PanelLeftOpen, Search, X } from "~/components/icons";
 import { OfflineSync } from "~/components/offline/offline-sync";
 import { NotificationBell } from "~/components/notifications/notification-bell";
@@ -258,16 +258,15 @@ function Brand({ kind, className }: { kind: ShellKind; className?: string }) {
 }
 
 /**
- * The sidebar's links are plain anchors: one click handler on the <nav> navigates in the app and
- * one PrefetchPageLinks fetches the page the pointer or focus rests on; `data-discover` lets
- * React Router's lazy route discovery learn their routes, as it does for a <Link>. A <NavLink> per item,
- * rendered twice (sidebar and slide-over) on every signed-in page, cost about 5 % of a page's
- * server CPU in path resolution alone (docs/performance.md).
+ * The sidebar's links are plain anchors: one click handler on the <nav> navigates in the app. A
+ * <NavLink> per item, rendered twice (sidebar and slide-over) on every signed-in page, cost about
+ * 5 % of a page's server CPU in path resolution alone (docs/performance.md). Nothing is fetched
+ * ahead on hover: a page's data is never cached (private, no-cache), so a prefetch was a second
+ * request for each click, and again after every later navigation.
  */
 function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; collapsed: boolean; label: string }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const [intent, setIntent] = useState<string | null>(null);
 
   function followInApp(event: MouseEvent<HTMLElement>) {
     const anchor = (event.target as Element).closest("a");
@@ -275,13 +274,8 @@ function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; 
     event.preventDefault();
     void navigate(anchor.getAttribute("href")!);
   }
-  function showIntent(event: { target: EventTarget }) {
-    const href = (event.target as Element).closest("a")?.getAttribute("href");
-    if (href && href !== pathname) setIntent(href);
-  }
-
   return (
-    <nav aria-label={label} className="flex-1 overflow-y-auto py-3" onClick={followInApp} onMouseOver={showIntent} onFocus={showIntent}>
+    <nav aria-label={label} className="flex-1 overflow-y-auto py-3" onClick={followInApp}>
       {navigation.map((group, index) => (
         <div key={group.label ?? `groupe-${index}`} className={cx(index > 0 && "mt-4 border-t border-slate-100 pt-3")}>
           {group.label && (
@@ -298,7 +292,6 @@ function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; 
                   <Tooltip content={item.label} disabled={!collapsed} className="max-md:hidden">
                     <a
                       href={item.to}
-                      data-discover="true"
                       aria-current={active ? "page" : undefined}
                       className={cx(
                         "flex min-h-10 items-center gap-3 rounded-md text-sm font-medium transition-colors",
@@ -316,7 +309,6 @@ function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; 
           </ul>
         </div>
       ))}
-      {intent && <PrefetchPageLinks page={intent} />}
     </nav>
   );
 }
