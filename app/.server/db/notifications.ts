@@ -41,6 +41,14 @@ export function createPgListener(connectionString: string) {
   let retryMs = RECONNECT_MIN_MS;
   let retryTimer: NodeJS.Timeout | undefined;
   let lost = false;
+  // One statement at a time on the listening connection: services start and stop listening
+  // together, and pg will stop queueing a query sent while another runs.
+  let statements: Promise<unknown> = Promise.resolve();
+  const run = (connection: pg.Client, text: string) => {
+    const result = statements.then(() => connection.query(text));
+    statements = result.catch(() => {});
+    return result;
+  };
 
   const dispatch = (message: pg.Notification) => {
     for (const listener of channels.get(message.channel) ?? []) {
@@ -108,7 +116,7 @@ export function createPgListener(connectionString: string) {
       listeners.add(listener);
       try {
         const connection = await connect();
-        if (first) await connection.query(`LISTEN ${channel}`);
+        if (first) await run(connection, `LISTEN ${channel}`);
       } catch (error) {
         listeners.delete(listener);
         if (!listeners.size) channels.delete(channel);
@@ -118,7 +126,7 @@ export function createPgListener(connectionString: string) {
         listeners.delete(listener);
         if (listeners.size || channels.get(channel) !== listeners) return;
         channels.delete(channel);
-        await client?.query(`UNLISTEN ${channel}`).catch(() => {});
+        if (client) await run(client, `UNLISTEN ${channel}`).catch(() => {});
       };
     },
     async close() {
