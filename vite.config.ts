@@ -6,19 +6,17 @@ import tailwindcss from "@tailwindcss/vite";
 import { build, defineConfig, type Plugin } from "vite";
 
 /**
- * Client chunks: React, React DOM and React Router load on every page, so they travel as one file
- * instead of four; the small modules shared by the public pages (components/public, the few ui
- * helpers and lib files they use) as one file instead of a dozen. Fewer requests, and brotli
- * compresses one larger file better than many tiny ones. See docs/decisions/0010-client-chunks.md.
+ * Client chunks: React, React DOM and React Router load on every page that hydrates, so they travel
+ * as one file instead of four; the signed-in area's shell (components/shell and everything it
+ * imports: bell, toasts, tooltips, realtime, offline sync, the small ui and lib modules) as one file
+ * instead of fifteen, which the sign-in page brings ahead of the first signed-in page. Fewer
+ * requests, and brotli compresses one larger file better than many tiny ones. See
+ * docs/decisions/0010-client-chunks.md and 0037-signed-in-shell-chunk.md.
  */
 const clientChunks = {
   groups: [
     { name: "framework", test: /node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/, priority: 2 },
-    {
-      name: "public",
-      test: /app[\\/](components[\\/]public[\\/]|components[\\/]ui[\\/](button|control)\.tsx?|lib[\\/](format|seo)\.ts)/,
-      priority: 1,
-    },
+    { name: "shell", test: /app[\\/]components[\\/]shell[\\/]/, priority: 1 },
   ],
 };
 
