@@ -257,6 +257,15 @@ describe("a running server", () => {
     expect(traversal.status).toBe(404);
   });
 
+  it("brings the signed-in shell in one file from the sign-in page on (decision 0037)", async () => {
+    const signInPage = await (await fetch(`${base}/auth`)).text();
+    const preloads = [...signInPage.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((match) => match[1]!);
+    expect(preloads.length).toBeGreaterThan(0);
+    expect(preloads.filter((href) => /^\/assets\/shell-[\w-]+\.js$/.test(href))).toHaveLength(1);
+    // The public site's components are not a chunk of their own any more (public pages load no React).
+    expect(preloads.filter((href) => href.startsWith("/assets/public-"))).toEqual([]);
+  });
+
   it("serves anonymous pages from its short cache, with a CSP that allows exactly their inline scripts", async () => {
     const url = `${base}/connexion?cache-test=1`;
     const first = await fetch(url);
