@@ -6,6 +6,7 @@
  * unexpected errors answered with a request id and no detail.
  */
 import http from "node:http";
+import net from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DatabaseHandle } from "~/.server/db/client";
@@ -140,6 +141,40 @@ describe("one body limit, enforced while the body streams", () => {
     }
     expect(await subscribed("x@exemple.ml")).toBe(false);
     expect(await handle.db.select().from(contactMessages)).toHaveLength(0);
+  });
+
+  it("keeps the refused connection open a moment: a client still sending, that reads late, gets the 413", async () => {
+    // A slow phone: it goes on sending its body and reads the answer only later. Were the
+    // connection closed at once while bytes still arrive, the reset would lose the 413 (the
+    // client sees "connection reset" instead of the message).
+    const { host, hostname, port } = new URL(base);
+    const socket = net.connect(Number(port), hostname);
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.pause();
+    let failure: Error | undefined;
+    socket.on("error", (error) => (failure = error));
+    const chunk = Buffer.alloc(256 * 1024, "a");
+    const frame = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]);
+    socket.write(
+      `POST /newsletter HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${base}\r\n` +
+        "Content-Type: application/x-www-form-urlencoded\r\nTransfer-Encoding: chunked\r\n\r\n",
+    );
+    const sendUntil = Date.now() + 400;
+    while (Date.now() < sendUntil && !failure && !socket.destroyed) {
+      if (!socket.write(frame))
+        await Promise.race([new Promise((resolve) => socket.once("drain", resolve)), new Promise((resolve) => setTimeout(resolve, 50))]);
+      else await new Promise((resolve) => setImmediate(resolve));
+    }
+    let answer = "";
+    socket.on("data", (data: Buffer) => (answer += data.toString("latin1")));
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    socket.resume();
+    await vi.waitFor(() => expect(answer).toContain("\r\n\r\n"), { timeout: 5_000 });
+    expect(failure).toBeUndefined();
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    // And the server does close it.
+    await closed;
   });
 
   it("keeps memory flat under many oversized bodies at once", async () => {

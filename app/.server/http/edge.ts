@@ -14,6 +14,9 @@ export const REQUEST_ID_HEADER = "X-Request-Id";
 /** Methods the site answers; resumable uploads (tus) have their own, under their own path. */
 const ALLOWED_METHODS = ["GET", "HEAD", "POST"];
 
+/** How long a connection refused for its body's size stays open, unread, for the client to read the 413. */
+const REFUSED_BODY_LINGER_MS = 1000;
+
 /** Bodies larger than this are refused while they stream (413). */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** The course form carries every lesson's text in one post. */
@@ -161,14 +164,31 @@ export function limitBodies(options: { limitFor: (path: string) => number; exemp
     const message = `Le contenu envoyé dépasse la taille autorisée (${size}).`;
     const declared = Number(req.headers["content-length"] ?? "0");
     if (declared > limit) return sendEdgeError(req, res, 413, message, { Connection: "close" });
-    capStream(req, limit, () => {
-      sendEdgeError(req, res, 413, message, { Connection: "close" });
-      const fail = () => req.destroy(new BodyTooLargeError(limit));
-      if (res.writableFinished) fail();
-      else res.once("finish", fail).once("close", fail);
-    });
+    capStream(req, limit, () => refuseTooLarge(req, res, message, new BodyTooLargeError(limit)));
     next();
   };
+}
+
+/**
+ * Answers 413 to a body that grew past the limit, and closes the connection without losing the
+ * answer. Node closes a "Connection: close" socket as soon as the answer is sent; while the client
+ * is still sending its body, that close resets the connection, and the reset can make the client
+ * lose the 413 before reading it. So the socket is only half-closed and no longer read, and goes a
+ * moment later, failing whoever still reads the body with `error`.
+ */
+function refuseTooLarge(req: IncomingMessage, res: express.Response, message: string, error: Error) {
+  const socket = req.socket;
+  socket.destroySoon = () => void socket.end();
+  sendEdgeError(req, res, 413, message, { Connection: "close" });
+  let closing = false;
+  const close = () => {
+    if (closing) return;
+    closing = true;
+    socket.pause();
+    setTimeout(() => req.destroy(error), REFUSED_BODY_LINGER_MS).unref();
+  };
+  if (res.writableFinished) close();
+  else res.once("finish", close).once("close", close);
 }
 
 /** Counts what the HTTP parser pushes into `req`; past `limit`, drops it and calls `onExceeded` once. */
