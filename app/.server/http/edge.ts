@@ -176,7 +176,7 @@ export function limitBodies(options: { limitFor: (path: string) => number; exemp
  * lose the 413 before reading it. So the socket is only half-closed and no longer read, and goes a
  * moment later, failing whoever still reads the body with `error`.
  */
-function refuseTooLarge(req: IncomingMessage, res: express.Response, message: string, error: Error) {
+function refuseTooLarge(req: express.Request, res: express.Response, message: string, error: Error) {
   const socket = req.socket;
   socket.destroySoon = () => void socket.end();
   sendEdgeError(req, res, 413, message, { Connection: "close" });
