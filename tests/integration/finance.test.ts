@@ -105,6 +105,16 @@ describe("dashboard", () => {
     expect(months.reduce((total, month) => total + month.revenue, 0)).toBe(400_000);
     expect(months.reduce((total, month) => total + month.refunds, 0)).toBe(100_000);
   });
+
+  it("gives each figure the same when a screen asks for it alone (the dashboard's new accounts)", async () => {
+    const all = await getMonthlyFigures(handle.db, admin, now, 12);
+    // The data set's eight accounts (the admin, two teachers, five learners) were created this month.
+    expect(all.reduce((total, month) => total + month.signUps, 0)).toBe(8);
+    for (const kind of ["revenue", "refunds", "signUps", "enrolments", "completions"] as const) {
+      const alone = await getMonthlyFigures(handle.db, admin, now, 12, [kind]);
+      expect(alone.map((month) => month[kind]), kind).toEqual(all.map((month) => month[kind]));
+    }
+  });
 });
 
 describe("commissions", () => {

@@ -203,14 +203,18 @@ export async function getMonthlyFigures(
   const months = lastMonths(now, count);
   const since = ts(new Date(`${months[0]}-01T00:00:00Z`));
   const month = (column: string) => sql.raw(`to_char(${column} at time zone 'Africa/Bamako', 'YYYY-MM')`);
+  // Each query names its columns: a union takes them from its first query, and a screen may ask for any one alone.
   const queries: Record<MonthlyFigure, SQL> = {
     revenue: sql`select 'revenue' as kind, ${month("completed_at")} as month, sum(amount)::float8 as total from payments
       where status in ('completed', 'refunded') and completed_at >= ${since} group by 2`,
-    refunds: sql`select 'refunds', ${month("refunded_at")}, sum(amount)::float8 from payments
+    refunds: sql`select 'refunds' as kind, ${month("refunded_at")} as month, sum(amount)::float8 as total from payments
       where status = 'refunded' and refunded_at >= ${since} group by 2`,
-    signUps: sql`select 'signUps', ${month("created_at")}, count(*)::float8 from users where created_at >= ${since} group by 2`,
-    enrolments: sql`select 'enrolments', ${month("activated_at")}, count(*)::float8 from enrolments where activated_at >= ${since} group by 2`,
-    completions: sql`select 'completions', ${month("completed_at")}, count(*)::float8 from enrolments where completed_at >= ${since} group by 2`,
+    signUps: sql`select 'signUps' as kind, ${month("created_at")} as month, count(*)::float8 as total from users
+      where created_at >= ${since} group by 2`,
+    enrolments: sql`select 'enrolments' as kind, ${month("activated_at")} as month, count(*)::float8 as total from enrolments
+      where activated_at >= ${since} group by 2`,
+    completions: sql`select 'completions' as kind, ${month("completed_at")} as month, count(*)::float8 as total from enrolments
+      where completed_at >= ${since} group by 2`,
   };
   const chosen = monthlyFigureKinds.filter((kind) => kinds.includes(kind));
   const rows = chosen.length
