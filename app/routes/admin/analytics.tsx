@@ -2,7 +2,8 @@ import { Activity, CheckCircle2, Download, GraduationCap, Wallet } from "~/compo
 import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
 import { getAdvancedAnalytics, windowOf, type Trend } from "~/.server/reports";
-import { BarsCard, HorizontalBars, MonthlyRevenueBars } from "~/components/admin/charts";
+import { MonthlyRevenueBars } from "~/components/admin/charts";
+import { BarsCard, HorizontalBars } from "~/components/ui/bars";
 import { PeriodSelector } from "~/components/admin/period-selector";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";

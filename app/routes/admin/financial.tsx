@@ -15,7 +15,8 @@ import { countPaymentsToReconcile, getPaymentForViewer, listPayments, recordCash
 import { paymentsContext } from "~/.server/payments/setup";
 import { getFinanceSummary, getMonthlyFigures, getTopCourses, windowOf } from "~/.server/reports";
 import { redirectWithToast } from "~/.server/toast";
-import { BarsCard, MonthlyRevenueBars } from "~/components/admin/charts";
+import { MonthlyRevenueBars } from "~/components/admin/charts";
+import { BarsCard } from "~/components/ui/bars";
 import { PeriodSelector } from "~/components/admin/period-selector";
 import { ReportPanel } from "~/components/admin/report-panel";
 import { Badge } from "~/components/ui/badge";

@@ -14,7 +14,8 @@ import {
   type Trend,
   type Window,
 } from "~/.server/reports";
-import { BarsCard, MonthlyRevenueBars } from "~/components/admin/charts";
+import { MonthlyRevenueBars } from "~/components/admin/charts";
+import { BarsCard } from "~/components/ui/bars";
 import { PeriodSelector } from "~/components/admin/period-selector";
 import { ReportPanel } from "~/components/admin/report-panel";
 import { buttonClasses } from "~/components/ui/button";

@@ -5,6 +5,7 @@ import { listSessionCourses } from "~/.server/live-sessions";
 import { getTeacherAnalytics, parseAnalyticsFilters } from "~/.server/reports";
 import { analyticsRangeLabels, analyticsRanges } from "~/lib/teaching";
 import { Button } from "~/components/ui/button";
+import { HorizontalBars } from "~/components/ui/bars";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { Select } from "~/components/ui/select";
 import { StatCard } from "~/components/ui/stat-card";
@@ -28,33 +29,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export const meta = () => [{ title: "Analytics · Espace enseignant" }];
-
-/** Horizontal bars scaled to the largest value, each with its figure in text. */
-function Bars({ rows, unit, caption }: { rows: Array<{ label: string; value: number; note?: string }>; unit?: string; caption: string }) {
-  const top = Math.max(1, ...rows.map((row) => row.value));
-  return (
-    <ul aria-label={caption} className="space-y-2">
-      {rows.map((row, index) => (
-        <li
-          key={`${row.label}-${index}`}
-          className="grid grid-cols-[5.5rem_1fr_auto] items-center gap-2 text-sm sm:grid-cols-[9rem_1fr_auto]"
-        >
-          <span className="truncate text-slate-700" title={row.label}>
-            {row.label}
-          </span>
-          <span aria-hidden="true" className="h-3 rounded bg-slate-100">
-            <span className="block h-3 rounded bg-brand-600" style={{ width: `${(row.value / (unit === "%" ? 100 : top)) * 100}%` }} />
-          </span>
-          <span className="text-right font-medium text-slate-900 tabular-nums">
-            {row.value}
-            {unit === "%" ? " %" : ""}
-            {row.note ? <span className="font-normal text-slate-600"> {row.note}</span> : null}
-          </span>
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
   const { range, course, sinceLabel, courseOptions, totals, enrolmentsOverTime, courses, funnel, quizzes, sessions, attendanceRate } =
@@ -133,8 +107,8 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
             <CardTitle id="evolution">Inscriptions dans le temps</CardTitle>
           </CardHeader>
           <CardContent>
-            <Bars
-              rows={enrolmentsOverTime.map((row) => ({ label: row.label, value: row.count }))}
+            <HorizontalBars
+              data={enrolmentsOverTime.map((row) => ({ label: row.label, value: row.count, display: String(row.count) }))}
               caption="Inscriptions ouvertes par intervalle"
             />
           </CardContent>
@@ -147,13 +121,14 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
             {courses.length === 0 ? (
               <p className="text-sm text-slate-700">Aucun cours.</p>
             ) : (
-              <Bars
-                rows={courses.map((row) => ({
+              <HorizontalBars
+                data={courses.map((row) => ({
                   label: row.title,
                   value: row.completionRate ?? 0,
-                  note: `(${row.completed}/${row.enrolments})`,
+                  display: `${row.completionRate ?? 0} %`,
+                  note: `${row.completed} sur ${row.enrolments}`,
                 }))}
-                unit="%"
+                scale={100}
                 caption="Part des inscriptions de la période terminées, par cours"
               />
             )}
@@ -183,13 +158,14 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
           {!funnel || funnel.learners === 0 ? (
             <p className="text-sm text-slate-700">Aucune inscription pendant la période.</p>
           ) : (
-            <Bars
-              rows={funnel.lessons.map((lesson, index) => ({
+            <HorizontalBars
+              data={funnel.lessons.map((lesson, index) => ({
                 label: `${index + 1}. ${lesson.title}`,
                 value: lesson.share,
-                note: `(${lesson.reached})`,
+                display: `${lesson.share} %`,
+                note: plural(lesson.reached, "apprenant", "apprenants"),
               }))}
-              unit="%"
+              scale={100}
               caption="Part des apprenants ayant terminé chaque leçon"
             />
           )}
@@ -205,13 +181,15 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
             {quizzes.length === 0 ? (
               <p className="text-sm text-slate-700">Aucun quiz rendu pendant la période.</p>
             ) : (
-              <Bars
-                rows={quizzes.map((row) => ({
-                  label: `${row.title} (${row.courseTitle})`,
+              <HorizontalBars
+                data={quizzes.map((row) => ({
+                  // A final quiz is named after its course already.
+                  label: row.title.includes(row.courseTitle) ? row.title : `${row.title} (${row.courseTitle})`,
                   value: row.average ?? 0,
-                  note: `(${row.learners})`,
+                  display: `${row.average ?? 0} %`,
+                  note: plural(row.learners, "apprenant", "apprenants"),
                 }))}
-                unit="%"
+                scale={100}
                 caption="Moyenne des meilleurs scores par quiz"
               />
             )}
