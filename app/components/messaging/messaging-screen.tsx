@@ -547,7 +547,7 @@ function NewConversation({
               <li key={person.id}>
                 <Link to={messageUserHref(person.id, area)} className="flex items-center gap-3 px-3 py-2.5 hover:bg-slate-50">
                   <Avatar {...nameParts(person.name)} size="sm" />
-                  <span className="min-w-0 flex-1 truncate text-sm font-medium text-slate-900">{person.name}</span>
+                  <span className="min-w-0 flex-1 text-sm font-medium [overflow-wrap:anywhere] text-slate-900">{person.name}</span>
                   <RoleBadge role={person.role} />
                 </Link>
               </li>
