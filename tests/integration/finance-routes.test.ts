@@ -218,6 +218,18 @@ describe("reports and exports", () => {
     expect(report.stats.totalRevenue).toBe(120_000);
     expect(report.transactions).toHaveLength(3); // two payments, one refund
   });
+
+  it("exports the period's transactions as CSV in French, like the screen", async () => {
+    const response = (await exportLoader(args("/admin/financial/export?periode=90j&format=csv", admin))) as Response;
+    expect(response.headers.get("content-disposition")).toMatch(/rapport-financier-\d{4}-\d{2}-\d{2}\.csv/);
+    const lines = (await response.text()).replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+    expect(lines[0]).toBe("Type,Référence,Formation,Utilisateur,Montant (FCFA),Moyen,Statut,Date");
+    const refund = lines.find((line) => line.startsWith("Remboursement,"))!.split(",");
+    expect(refund[1]).toBe(refundable);
+    expect(refund.slice(4, 7)).toEqual(["-60000", "Espèces à l'institut", "Payé"]);
+    expect(refund[7]).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    expect(lines.filter((line) => line.startsWith("Inscription,"))).toHaveLength(2);
+  });
 });
 
 describe("a teacher's commissions", () => {

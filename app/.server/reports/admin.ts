@@ -1,5 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import { financePeriods, percentChange, type FinancePeriod } from "~/lib/finance";
+import type { PaymentMethod, PaymentStatus } from "~/lib/payments";
 import type { Actor } from "../auth/actor";
 import { queryRows, type Database } from "../db/client";
 import { AppError } from "../errors";
@@ -326,8 +327,8 @@ export interface PeriodTransaction {
   courseTitle: string;
   userEmail: string;
   amount: number;
-  method: string;
-  status: string;
+  method: PaymentMethod;
+  status: PaymentStatus;
   date: string;
 }
 
@@ -364,8 +365,8 @@ export async function listPeriodTransactions(db: Database, admin: Actor, window:
     courseTitle: row.title,
     userEmail: row.email,
     amount: Number(row.amount),
-    method: row.method,
-    status: row.status,
+    method: row.method as PaymentMethod,
+    status: row.status as PaymentStatus,
     date: new Date(row.at).toISOString(),
   }));
 }

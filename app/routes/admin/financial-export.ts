@@ -2,14 +2,16 @@ import { dbContext, userContext } from "~/.server/context";
 import { listCommissionMonths } from "~/.server/finance";
 import { csvDownload, toCsv } from "~/.server/http/csv";
 import { getFinanceSummary, getMonthlyFigures, listPeriodTransactions, windowOf } from "~/.server/reports";
-import { isoDay } from "~/lib/dates";
+import { formatNumericDateTime, isoDay } from "~/lib/dates";
 import { financePeriods, periodFrom } from "~/lib/finance";
+import { paymentMethodLabels, paymentStatusLabels } from "~/lib/payments";
 import type { Route } from "./+types/financial-export";
 
 /**
  * "Exporter": the finance screen's figures for the chosen period, as JSON
  * (rapport-financier-{date}.json: dateGenerated, timeRange and every figure) or as CSV (the
- * period's transactions, then the summary).
+ * period's transactions, then the summary), which names methods, statuses and dates in French like
+ * the screen and the other CSV files.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const admin = context.get(userContext);
@@ -30,9 +32,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           row.courseTitle,
           row.userEmail,
           row.amount,
-          row.method,
-          row.status,
-          row.date,
+          paymentMethodLabels[row.method],
+          paymentStatusLabels[row.status],
+          formatNumericDateTime(new Date(row.date)),
         ]),
         [],
         ["Revenus totaux", "", "", "", summary.totalRevenue],
