@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createOTP } from "@better-auth/utils/otp";
+import { disableTwoFactor, startTwoFactor } from "~/.server/auth/account-security";
 import type { CampusAuth } from "~/.server/auth/express";
 import { getOptionalUser } from "~/.server/auth/guards";
 import { signedInAdmin, signedInTeacher, signedInUser } from "~/.server/auth/middleware";
@@ -350,6 +351,24 @@ describe("two-factor sign-in", () => {
     const { listRecentActivity } = await import("~/.server/activity");
     const signIns = (await listRecentActivity(handle.db, user.id)).filter((event) => event.type === "sign_in");
     expect(signIns.map((event) => (event.details as { method?: string })?.method)).toEqual(["two_factor", "password"]);
+  });
+});
+
+describe("two-factor set-up from the profile", () => {
+  test("a password longer than any allowed is wrong, beside its field, when turning two-factor on or off", async () => {
+    const user = await createUser(handle.db, { email: "long-password@example.ml", password: true });
+    const headers = browserHeaders("203.0.113.90", await signInCookie(campus, "long-password@example.ml", user.password));
+    const tooLong = { password: "é".repeat(5000) };
+    for (const step of [startTwoFactor, disableTwoFactor]) {
+      await expect(step(campus.auth, headers, tooLong)).rejects.toMatchObject({
+        code: "invalid",
+        fieldErrors: { password: "Mot de passe incorrect." },
+      });
+    }
+    await expect(startTwoFactor(campus.auth, headers, { password: "pas le bon" })).rejects.toMatchObject({
+      code: "invalid",
+      fieldErrors: { password: "Mot de passe incorrect." },
+    });
   });
 });
 

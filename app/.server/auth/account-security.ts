@@ -111,6 +111,8 @@ export async function twoFactorSetupOf(totpURI: string): Promise<TwoFactorSetup>
 function passwordOf(input: unknown): string {
   const value = (input as { password?: unknown } | null)?.password;
   if (typeof value !== "string" || value === "") throw invalidField("password", m.passwordRequired);
+  // As for the current password above: a longer one is simply wrong (Better Auth refuses it as too long).
+  if (value.length > PASSWORD_MAX_LENGTH) throw invalidField("password", m.passwordWrong);
   return value;
 }
 
