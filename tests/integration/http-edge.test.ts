@@ -177,6 +177,34 @@ describe("one body limit, enforced while the body streams", () => {
     await closed;
   });
 
+  it("answers the next request of a connection whose body a route did not read (a refusal, a redirect to sign in)", async () => {
+    // A browser follows a redirect on the same connection: were the unread rest of the body left
+    // on it, the next request would wait behind it until the connection timed out. The body comes
+    // in pieces, as over a network, so that the server has paused it before the route answers.
+    const { host, hostname, port } = new URL(base);
+    for (const path of ["/contact", "/dashboard/profile"]) {
+      const socket = net.connect(Number(port), hostname);
+      await new Promise((resolve) => socket.once("connect", resolve));
+      let answer = "";
+      socket.on("data", (data: Buffer) => (answer += data.toString("latin1")));
+      const total = 200 * 1024;
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${base}\r\n` +
+          `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${total}\r\n\r\nname=`,
+      );
+      for (let sent = 5; sent < total; sent += 8 * 1024) {
+        socket.write("a".repeat(Math.min(8 * 1024, total - sent)));
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      socket.write(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+      await vi.waitFor(() => expect(answer.match(/^HTTP\/1\.1 \d+/gm), path).toHaveLength(2), { timeout: 5_000 });
+      const [first, second] = answer.match(/^HTTP\/1\.1 \d+/gm)!;
+      expect(first, path).toBe(path === "/contact" ? "HTTP/1.1 413" : "HTTP/1.1 302");
+      expect(second, path).toBe("HTTP/1.1 200");
+      socket.destroy();
+    }
+  });
+
   it("keeps memory flat under many oversized bodies at once", async () => {
     const before = process.memoryUsage().rss;
     const paths = [
