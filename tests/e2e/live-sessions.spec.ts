@@ -105,6 +105,11 @@ test("the teacher's dashboard, students and analytics read well on a phone and p
     }
     await teacher.screenshot({ path: test.info().outputPath(`${path.split("/")[2]!.split("?")[0]}-360.png`), fullPage: true });
   }
+  // A learner's page: each lesson done or not yet, said to screen readers too.
+  await teacher.goto("/teacher/students");
+  await teacher.getByRole("link", { name: "Aïssata Keïta" }).first().click();
+  await expect(teacher.getByRole("img", { name: "pas encore" }).first()).toBeVisible();
+  await expectNoSeriousA11yViolations(teacher);
   await teacher.setViewportSize({ width: 1280, height: 800 });
   for (const path of ["/teacher", "/teacher/analytics?periode=1an"]) {
     await teacher.goto(path);

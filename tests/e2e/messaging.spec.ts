@@ -23,6 +23,10 @@ test("a learner and the administration talk live, on phones, and the learner aga
   await expect(student).toHaveURL(/\/dashboard\/messages\/\d+$/);
   await expect(student.getByTestId("messages").getByText(hello)).toBeVisible();
   await expectNoSeriousA11yViolations(student);
+  // A long thread scrolls with the keyboard too: the thread takes the focus, links inside or not.
+  const thread = student.getByRole("region", { name: "Fil de la conversation" });
+  await thread.focus();
+  await expect(thread).toBeFocused();
 
   // Without reloading, the administrator's list shows it, unread, with the learner online.
   const row = admin.getByTestId("conversations").getByRole("link", { name: learner.name });

@@ -333,7 +333,14 @@ function ConversationPane({
         </p>
       </PaneHeader>
 
-      <div ref={scroller} className="flex min-h-0 flex-1 flex-col-reverse overflow-y-auto bg-slate-50 px-3 py-4">
+      {/* Focusable, so that a keyboard can scroll the thread even when no link sits inside it. */}
+      <div
+        ref={scroller}
+        role="region"
+        aria-label="Fil de la conversation"
+        tabIndex={0}
+        className="flex min-h-0 flex-1 flex-col-reverse overflow-y-auto bg-slate-50 px-3 py-4 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-brand-600"
+      >
         <div>
           {olderBefore ? (
             <p className="mb-3 text-center">

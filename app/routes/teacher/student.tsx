@@ -89,7 +89,7 @@ export default function StudentPage({ loaderData }: Route.ComponentProps) {
                     {lesson.done ? (
                       <Check aria-label="terminée" className="size-4 text-green-700" />
                     ) : (
-                      <span aria-label="pas encore" className="inline-block size-4 rounded-full border border-slate-300" />
+                      <span role="img" aria-label="pas encore" className="inline-block size-4 rounded-full border border-slate-300" />
                     )}
                     <span className={lesson.done ? "text-slate-900" : "text-slate-600"}>{lesson.title}</span>
                   </li>
