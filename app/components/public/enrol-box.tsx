@@ -3,14 +3,18 @@ import { buttonClasses } from "~/components/ui/button";
 import { formatPrice } from "~/lib/format";
 import { enrolHref } from "./links";
 
-/** Where the visitor stands with a course: already following it, or may they still enrol, and must they pay. */
-export type EnrolState = { slug: string; priceFcfa: number; following: boolean; full: boolean };
+/**
+ * Where the visitor stands with a course: already following it, or may they still enrol, and must
+ * they pay. `closed`: a draft or archived course, which its teacher and the administrators preview.
+ */
+export type EnrolState = { slug: string; priceFcfa: number; following: boolean; full: boolean; closed?: boolean };
 
 /**
  * The price box of a course page: "S'inscrire" (with the ways to pay when there is something to
- * pay), "Continuer" for a learner who already follows it, "Complet" when no seat is left.
+ * pay), "Continuer" for a learner who already follows it, "Complet" when no seat is left, and no
+ * enrolment on the preview of a course that is not published.
  */
-export function EnrolBox({ slug, priceFcfa, following, full }: EnrolState) {
+export function EnrolBox({ slug, priceFcfa, following, full, closed = false }: EnrolState) {
   const free = priceFcfa <= 0;
   return (
     <>
@@ -22,14 +26,18 @@ export function EnrolBox({ slug, priceFcfa, following, full }: EnrolState) {
             Continuer
           </Link>
         </>
-      ) : full ? (
+      ) : full || closed ? (
         <>
-          <p className="mt-1 text-sm text-slate-600">Toutes les places de cette session sont prises.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            {closed
+              ? "Les inscriptions ouvriront quand le cours sera publié."
+              : "Toutes les places de cette session sont prises."}
+          </p>
           <p
             aria-disabled="true"
             className={buttonClasses({ size: "lg", variant: "outline", className: "mt-6 w-full cursor-not-allowed opacity-80" })}
           >
-            Complet
+            {closed ? "Inscriptions fermées" : "Complet"}
           </p>
         </>
       ) : (

@@ -96,9 +96,12 @@ export default function LessonPreviewPage({ loaderData }: Route.ComponentProps) 
           Inscrivez-vous à « {course.title} » pour accéder à toutes les leçons, aux quiz et au certificat.
         </p>
         <div className="mt-5 flex flex-col gap-3 sm:flex-row">
-          <Link to={enrolHref(course.slug)} className={buttonClasses({ variant: "secondary", size: "lg" })}>
-            S'inscrire
-          </Link>
+          {/* A draft or archived course, previewed by its teacher or an administrator, takes no enrolment. */}
+          {course.status === "published" ? (
+            <Link to={enrolHref(course.slug)} className={buttonClasses({ variant: "secondary", size: "lg" })}>
+              S'inscrire
+            </Link>
+          ) : null}
           <Link to={courseHref(course.slug)} className={buttonClasses({ variant: "inverse", size: "lg" })}>
             Voir le programme
           </Link>

@@ -233,7 +233,13 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
             <h2 id="inscription" className="text-sm font-semibold tracking-wider text-slate-600 uppercase">
               Tarif de la formation
             </h2>
-            <EnrolBox slug={course.slug} priceFcfa={course.priceFcfa} following={following} full={full} />
+            <EnrolBox
+              slug={course.slug}
+              priceFcfa={course.priceFcfa}
+              following={following}
+              full={full}
+              closed={course.status !== "published"}
+            />
             <dl className="mt-6 divide-y divide-slate-100 border-t border-slate-100 text-sm">
               {facts.map(({ icon, label, value }) => (
                 <div key={label} className="flex items-center justify-between gap-4 py-3">
