@@ -60,7 +60,12 @@ function get(who: Who, path: string) {
 }
 
 const decode = (value: string) =>
-  value.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  value
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 const attribute = (tag: string, name: string) => {
   const match = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
   return match ? decode(match[1]!) : undefined;

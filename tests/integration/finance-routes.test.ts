@@ -222,7 +222,10 @@ describe("reports and exports", () => {
   it("exports the period's transactions as CSV in French, like the screen", async () => {
     const response = (await exportLoader(args("/admin/financial/export?periode=90j&format=csv", admin))) as Response;
     expect(response.headers.get("content-disposition")).toMatch(/rapport-financier-\d{4}-\d{2}-\d{2}\.csv/);
-    const lines = (await response.text()).replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+    const lines = (await response.text())
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split(/\r?\n/);
     expect(lines[0]).toBe("Type,Référence,Formation,Utilisateur,Montant (FCFA),Moyen,Statut,Date");
     const refund = lines.find((line) => line.startsWith("Remboursement,"))!.split(",");
     expect(refund[1]).toBe(refundable);

@@ -112,7 +112,10 @@ describe("dashboard", () => {
     expect(all.reduce((total, month) => total + month.signUps, 0)).toBe(8);
     for (const kind of ["revenue", "refunds", "signUps", "enrolments", "completions"] as const) {
       const alone = await getMonthlyFigures(handle.db, admin, now, 12, [kind]);
-      expect(alone.map((month) => month[kind]), kind).toEqual(all.map((month) => month[kind]));
+      expect(
+        alone.map((month) => month[kind]),
+        kind,
+      ).toEqual(all.map((month) => month[kind]));
     }
   });
 });

@@ -29,9 +29,7 @@ export function EnrolBox({ slug, priceFcfa, following, full, closed = false }: E
       ) : full || closed ? (
         <>
           <p className="mt-1 text-sm text-slate-600">
-            {closed
-              ? "Les inscriptions ouvriront quand le cours sera publié."
-              : "Toutes les places de cette session sont prises."}
+            {closed ? "Les inscriptions ouvriront quand le cours sera publié." : "Toutes les places de cette session sont prises."}
           </p>
           <p
             aria-disabled="true"
