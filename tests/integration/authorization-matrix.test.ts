@@ -30,6 +30,7 @@ import type { Role } from "~/lib/roles";
 import { cookieFrom } from "../setup/auth";
 import { createCourse, createNotification, createPayment, createReply, createThread, createUser, enrol, type TestUser } from "../factories";
 import { createTestDatabase } from "../setup/db";
+import { formsOf, type PostedForm } from "../setup/html";
 import { buildForTests } from "../setup/server-build";
 
 type Who = "anonymous" | Role;
@@ -311,52 +312,6 @@ function changedTables(before: Map<string, string>, after: Map<string, string>):
   return [...after].filter(([table, hash]) => before.get(table) !== hash).map(([table]) => table);
 }
 
-const decodeEntities = (text: string) =>
-  text
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
-const attribute = (attributes: string, name: string) => {
-  const match = new RegExp(`\\s${name}="([^"]*)"`).exec(attributes);
-  return match ? decodeEntities(match[1]!) : null;
-};
-
-/** One intent of one form as a page renders it: where it posts, and the fields it would send. */
-type PostedForm = { key: string; page: string; action: string; intent: string; fields: Array<[string, string]> };
-
-/** The POST forms of a page's HTML, one entry per intent (a hidden `intent` or a submit button's). */
-function formsOf(html: string, pageUrl: string): PostedForm[] {
-  const found: PostedForm[] = [];
-  for (const [, attributes, inner] of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)) {
-    if ((attribute(attributes!, "method") ?? "get").toLowerCase() !== "post") continue;
-    const target = new URL(attribute(attributes!, "action") ?? pageUrl, `${base}${pageUrl}`);
-    const action = `${target.pathname}${target.search}`;
-    const fields: Array<[string, string]> = [];
-    const intents = new Set<string>();
-    for (const [, input] of inner!.matchAll(/<input\b([^>]*)>/g)) {
-      const name = attribute(input!, "name");
-      const type = (attribute(input!, "type") ?? "text").toLowerCase();
-      if (!name || type === "file" || type === "submit") continue;
-      if ((type === "checkbox" || type === "radio") && !/\schecked(?:=""|\s|\/|$)/.test(input!)) continue;
-      const value = attribute(input!, "value") ?? "";
-      if (name === "intent") intents.add(value);
-      else fields.push([name, value]);
-    }
-    for (const [, control] of inner!.matchAll(/<(?:select|textarea)\b([^>]*)>/g)) {
-      const name = attribute(control!, "name");
-      if (name) fields.push([name, ""]);
-    }
-    for (const [, button] of inner!.matchAll(/<button\b([^>]*)>/g)) {
-      if (attribute(button!, "name") === "intent") intents.add(attribute(button!, "value") ?? "");
-    }
-    if (intents.size === 0) intents.add("");
-    for (const intent of intents) found.push({ key: `${target.pathname}#${intent}`, page: pageUrl, action, intent, fields });
-  }
-  return found;
-}
-
 function postForm(form: PostedForm, who: Who) {
   const body = new URLSearchParams(form.fields);
   if (form.intent) body.set("intent", form.intent);
@@ -397,7 +352,7 @@ describe("each intent of each form", () => {
         const html = await response.text();
         if (response.status !== 200) continue;
         const forms = new Map<string, PostedForm>();
-        for (const form of formsOf(html, url)) {
+        for (const form of formsOf(html, url, base)) {
           if (AREAS.some((area) => form.action === area || form.action.startsWith(`${area}/`) || form.action.startsWith(`${area}?`)))
             forms.set(form.key, form);
         }

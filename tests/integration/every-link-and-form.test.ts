@@ -14,6 +14,7 @@ import { seedDatabase } from "~/.server/db/seed";
 import { demoAccounts } from "~/.server/db/seed/demo-accounts";
 import { createCourse, type TestUser } from "../factories";
 import { createTestDatabase } from "../setup/db";
+import { formsOf, linksOf } from "../setup/html";
 import { serveBuiltApp, type BuiltApp } from "../setup/http-app";
 
 type Who = "anonymous" | "admin" | "teacher" | "user";
@@ -59,17 +60,6 @@ function get(who: Who, path: string) {
   });
 }
 
-const decode = (value: string) =>
-  value
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;/g, "'")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
-const attribute = (tag: string, name: string) => {
-  const match = new RegExp(`\\s${name}="([^"]*)"`).exec(tag);
-  return match ? decode(match[1]!) : undefined;
-};
 const visibleText = (html: string) =>
   html
     .replace(/<script[\s\S]*?<\/script>/g, "")
@@ -104,9 +94,8 @@ describe.each(["anonymous", "user", "teacher", "admin"] as const)("as %s", (who)
       pages[who].push(path);
       const shown = unfilled.exec(visibleText(html));
       if (shown) failures.push(`${path}: « ${shown[0]} » in the page`);
-      for (const [, raw] of html.matchAll(/<a\s[^>]*href="(\/[^"#]*)/g)) {
-        const link = decode(raw!);
-        if (link.startsWith("//") || notFollowed.test(link) || seen.has(link)) continue;
+      for (const link of linksOf(html)) {
+        if (notFollowed.test(link) || seen.has(link)) continue;
         // Two addresses of each kind of page (ids and query values aside) are enough.
         const kind = link.replace(/\?.*/, "?").replace(/\/(\d+|[\w-]{20,}|ICEF-[\w-]+)(?=\/|$)/g, "/:id");
         if ((perKind.get(kind) ?? 0) >= 2) continue;
@@ -126,32 +115,16 @@ describe.each(["anonymous", "user", "teacher", "admin"] as const)("as %s", (who)
     const failures: string[] = [];
     for (const page of pages[who]) {
       const html = await (await get(who, page)).text();
-      for (const [, head, inner] of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)) {
-        if ((attribute(`<form${head}`, "method") ?? "get").toLowerCase() !== "post") continue;
-        const action = attribute(`<form${head}`, "action") ?? page;
-        if (/deconnexion/.test(action)) continue;
-        const fields = [...inner!.matchAll(/<(input|textarea|select|button)\b([^>]*)>/g)].flatMap(([, element, attributes]) => {
-          const tag = `<x${attributes}`;
-          const name = attribute(tag, "name");
-          if (!name) return [];
-          const type = attribute(tag, "type") ?? (element === "button" ? "submit" : "text");
-          return [{ name, type, value: attribute(tag, "value") ?? "" }];
-        });
-        const submit = fields.find((field) => field.type === "submit");
-        const hidden = fields.filter((field) => field.type === "hidden");
-        const kind = `${action.replace(/\d+/g, ":id")} ${hidden.map((field) => `${field.name}=${field.name === "intent" ? field.value : ""}`).join("&")} ${submit?.name ?? ""}=${submit?.value ?? ""}`;
-        if (posted.has(kind)) continue;
-        posted.add(kind);
+      for (const form of formsOf(html, page, app.base)) {
+        if (/deconnexion/.test(form.action) || posted.has(form.key)) continue;
+        posted.add(form.key);
         for (const variant of ["empty", "oversized"] as const) {
-          const body = new URLSearchParams();
-          for (const field of fields) {
-            if (field.type === "submit") continue;
-            if (field.type === "hidden") body.append(field.name, field.value);
-            else if (variant === "oversized") body.append(field.name, field.type === "number" ? "1e308" : "é".repeat(5000));
-            else if (field.type !== "checkbox" && field.type !== "radio") body.append(field.name, "");
-          }
-          if (submit) body.append(submit.name, submit.value);
-          const response = await fetch(new URL(action, new URL(page, app.base)), {
+          const typed = new Map(
+            form.editable.map(({ name, type }) => [name, variant === "empty" ? "" : type === "number" ? "1e308" : "é".repeat(5000)]),
+          );
+          const body = new URLSearchParams(form.fields.map(([name, value]) => [name, typed.get(name) ?? value]));
+          if (form.intent) body.set("intent", form.intent);
+          const response = await fetch(new URL(form.action, app.base), {
             method: "POST",
             headers: { Cookie: cookies[who] ?? "", Origin: app.base, "Content-Type": "application/x-www-form-urlencoded" },
             body,
@@ -159,9 +132,10 @@ describe.each(["anonymous", "user", "teacher", "admin"] as const)("as %s", (who)
             signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
           });
           await response.arrayBuffer();
-          if (response.status >= 500) failures.push(`${page} → POST ${action} (${variant}): ${response.status}`);
+          if (response.status >= 500) failures.push(`${page} → POST ${form.action} ${form.intent} (${variant}): ${response.status}`);
           const next = await get(who, "/healthz").catch((error: Error) => error);
-          if (next instanceof Error || next.status !== 200) failures.push(`${page} → POST ${action} (${variant}): next request failed`);
+          if (next instanceof Error || next.status !== 200)
+            failures.push(`${page} → POST ${form.action} (${variant}): next request failed`);
           else await next.arrayBuffer();
         }
       }

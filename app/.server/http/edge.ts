@@ -171,12 +171,13 @@ export function limitBodies(options: { limitFor: (path: string) => number; exemp
 }
 
 /**
- * React Router reads a request's body through a stream that pauses it once its queue is full
- * (a few dozen kilobytes). A route that answers without reading the body (a redirect to sign in, a refusal before
- * the form is parsed) left the rest of it on the connection, and the next request on that kept-alive
- * connection (the browser following the redirect) waited behind it until the connection timed out,
- * 65 s later, with a reset. Once the answer is sent, the rest is read and dropped, as Node does for
- * a body nobody started reading; a body refused for its size is left to refuseTooLarge.
+ * React Router reads a request's body through a stream that pauses it once its queue is full (a
+ * few dozen kilobytes). A route that answers without reading the body (a redirect to sign in, a
+ * refusal before the form is parsed) left the rest of it on the connection, and the next request
+ * on that kept-alive connection (the browser following the redirect) waited behind it until the
+ * connection timed out, 65 s later, with a reset. Once the answer is sent, the rest is read and
+ * dropped, as Node does for a body nobody started reading; a body refused for its size is left to
+ * refuseTooLarge.
  */
 function dropUnreadBodyOnceAnswered(req: express.Request, res: express.Response) {
   res.once("finish", () => {
