@@ -1,9 +1,9 @@
 /**
  * The site as its people reach it, on a trial's demo data: following the links of every page from
- * each role's home (two addresses per kind of page, redirects followed), every page answers 200 with
- * no unfilled value in its text; then every form of those pages, posted empty and with oversized values (hidden
- * fields and the button's intent kept, as a browser sends them), is answered below 500, and the
- * server still answers the next request. fuzz.test.ts covers the route table with
+ * each role's home (two addresses per kind of page, redirects followed), every page answers 200
+ * with no unfilled value in its text; then every form of those pages, posted empty and with
+ * oversized values (hidden fields and the intent kept, as a browser sends them), is answered below
+ * 500, and the server still answers the next request. fuzz.test.ts covers the route table with
  * hostile addresses and bodies; this covers the real pages and forms with real data.
  */
 import { eq } from "drizzle-orm";
@@ -29,7 +29,8 @@ const REQUEST_TIMEOUT_MS = 10_000;
 let handle: DatabaseHandle;
 let app: BuiltApp;
 const cookies: Partial<Record<Who, string>> = {};
-const pages: Record<Who, string[]> = { anonymous: [], user: [], teacher: [], admin: [] };
+/** The pages each role reached, with their HTML, whose forms the second test posts. */
+const pages: Record<Who, Map<string, string>> = { anonymous: new Map(), user: new Map(), teacher: new Map(), admin: new Map() };
 
 beforeAll(async () => {
   handle = await createTestDatabase();
@@ -91,7 +92,7 @@ describe.each(["anonymous", "user", "teacher", "admin"] as const)("as %s", (who)
         failures.push(`${path} (linked from ${linkedFrom.get(path) ?? "home"}): ${response.status}`);
         continue;
       }
-      pages[who].push(path);
+      pages[who].set(path, html);
       const shown = unfilled.exec(visibleText(html));
       if (shown) failures.push(`${path}: « ${shown[0]} » in the page`);
       for (const link of linksOf(html)) {
@@ -107,14 +108,13 @@ describe.each(["anonymous", "user", "teacher", "admin"] as const)("as %s", (who)
     }
     expect(failures).toEqual([]);
     // The demo data gives each role a site worth walking.
-    expect(pages[who].length).toBeGreaterThan(who === "anonymous" ? 20 : 40);
+    expect(pages[who].size).toBeGreaterThan(who === "anonymous" ? 20 : 40);
   }, 120_000);
 
   it("answers every form of those pages, posted empty or oversized, below 500, and the server answers the next request", async () => {
     const posted = new Set<string>();
     const failures: string[] = [];
-    for (const page of pages[who]) {
-      const html = await (await get(who, page)).text();
+    for (const [page, html] of pages[who]) {
       for (const form of formsOf(html, page, app.base)) {
         if (/deconnexion/.test(form.action) || posted.has(form.key)) continue;
         posted.add(form.key);
