@@ -1,8 +1,8 @@
 /** A trial's teaching data: the demo teacher's screens show real figures on first start, and a restart adds nothing. */
-import { eq, gte } from "drizzle-orm";
+import { and, eq, gt, gte, inArray, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { liveSessions, payments, users } from "~/.server/db/schema";
+import { courses, enrolments, liveSessions, payments, users } from "~/.server/db/schema";
 import { seedDatabase } from "~/.server/db/seed";
 import { listManagedSessions } from "~/.server/live-sessions";
 import { getTeacherDashboard, listTeacherStudents } from "~/.server/reports";
@@ -37,6 +37,17 @@ it("gives the demo teacher courses, learners at various stages, and sessions com
   expect(months.filter((month) => month.period < currentPeriod && month.commissionFcfa > 0).length).toBeGreaterThanOrEqual(2);
   const weekAgo = new Date(Date.now() - 7 * 24 * 60 * 60 * 1000);
   expect(await handle.db.$count(payments, gte(payments.completedAt, weekAgo))).toBe(0);
+  // Whoever follows a paid course has paid for it, as the payments capability leaves it, and the
+  // admin's last 30 days show some of it.
+  const unpaid = await handle.db
+    .select({ id: enrolments.id })
+    .from(enrolments)
+    .innerJoin(courses, eq(courses.id, enrolments.courseId))
+    .leftJoin(payments, and(eq(payments.enrolmentId, enrolments.id), eq(payments.status, "completed")))
+    .where(and(inArray(enrolments.status, ["active", "completed"]), gt(courses.priceFcfa, 0), isNull(payments.id)));
+  expect(unpaid).toEqual([]);
+  const monthAgo = new Date(Date.now() - 30 * 24 * 60 * 60 * 1000);
+  expect(await handle.db.$count(payments, gte(payments.completedAt, monthAgo))).toBeGreaterThan(0);
 
   const before = [await handle.db.$count(liveSessions), await handle.db.$count(payments)];
   await seedDatabase(handle.db, { demoAccounts: true });

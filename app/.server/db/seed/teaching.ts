@@ -20,10 +20,10 @@ import {
  * A trial's teaching data (never in a deployment): the demo teacher teaches three seeded courses,
  * demo learners follow them at various stages (just enrolled, halfway, finished, waiting for their
  * payment), and the courses have live sessions coming, past (with attendance) and cancelled, so
- * that every teacher screen shows something real on first start. The learners who finished a
- * course paid it by mobile money when they enrolled (two and three months back or so): the demo
- * teacher has commissions of finished months for the administrator to pay. Runs once: it does nothing when
- * the demo teacher already has a session.
+ * that every teacher screen shows something real on first start. The learners paid by mobile money
+ * when they enrolled, from a week to three months back: the demo teacher has commissions of
+ * finished months for the administrator to pay, and the admin's last 30 days show revenue. Runs
+ * once: it does nothing when the demo teacher already has a session.
  */
 
 const TEACHER_EMAIL = "enseignant@campus.test";
@@ -39,8 +39,8 @@ const learners = [
 /** Per learner, per course (by index): [share of lessons done, status, days since enrolment]. */
 const plan: Array<Array<[number, "active" | "completed" | "pending_payment", number] | null>> = [
   [[1, "completed", 80], [0.5, "active", 20], null],
-  [[0.4, "active", 35], null, [0.2, "active", 6]],
-  [[0, "active", 3], [1, "completed", 60], null],
+  [[0.4, "active", 35], null, [0.2, "active", 9]],
+  [[0, "active", 8], [1, "completed", 60], null],
   [null, [0, "pending_payment", 1], [0.6, "active", 12]],
 ];
 
@@ -131,8 +131,9 @@ export async function seedDemoTeaching(db: Database, now = new Date()): Promise<
           .returning({ id: enrolments.id });
         if (!enrolment) continue;
         if (status !== "pending_payment") opened += 1;
-        // Older than a week: the figures of the last 7 days stay those of the learners' own payments.
-        if (status === "completed" && course.priceFcfa > 0) {
+        // A learner follows a paid course once paid, as the payments capability leaves it. All are
+        // older than a week: the figures of the last 7 days stay those of the trial's own payments.
+        if (status !== "pending_payment" && course.priceFcfa > 0) {
           await tx.insert(payments).values({
             reference: newPaymentReference(),
             enrolmentId: enrolment.id,
