@@ -15,6 +15,7 @@ import { loadEnv } from "~/.server/env";
 import { action as financialAction, loader as financialLoader } from "~/routes/admin/financial";
 import { action as reconcileAction, loader as reconcileLoader } from "~/routes/admin/financial-reconciliation";
 import { action as positionAction } from "~/routes/dashboard/lecon-position";
+import { loader as paymentLoader } from "~/routes/dashboard/paiement";
 import { action as notificationAction, loader as notificationLoader } from "~/routes/payments/notification";
 import { action as returnAction, loader as returnLoader } from "~/routes/payments/return";
 import { action as gatewayAction, loader as gatewayLoader } from "~/routes/payments/sandbox-gateway";
@@ -180,6 +181,19 @@ describe("the checkout", () => {
     expect(
       await routeOutcome(() => checkoutLoader(args(checkoutPath, { cookie: who.learner.cookie, params: slugParams }) as never)),
     ).toMatchObject({ status: 302, location: "/dashboard/formations/cybersecurite" });
+
+    // The payment's page offers the course to its learner: to start it, then to go on with it.
+    const paymentPath = `/dashboard/paiements/${reference}`;
+    const courseLink = async (cookie: string) => {
+      const page = await routeOutcome(() => asServer(paymentLoader, args(paymentPath, { cookie, params: { reference } }) as never));
+      return page.status === 200 ? (page.data as { payment: { courseLink: string | null } }).payment.courseLink : page.status;
+    };
+    expect(await courseLink(who.learner.cookie)).toBe("Commencer la formation");
+    await handle.db.update(enrolments).set({ progress: 40 }).where(eq(enrolments.userId, who.learner.actor.id));
+    expect(await courseLink(who.learner.cookie)).toBe("Continuer la formation");
+    // An administrator reads it without being offered someone else's course; anyone else gets a 404.
+    expect(await courseLink(who.admin.cookie)).toBeNull();
+    expect(await courseLink(who.other.cookie)).toBe(404);
   });
 
   it("answers a forged or unknown notification without changing anything, and a provider's ping with 200", async () => {

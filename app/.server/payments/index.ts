@@ -764,10 +764,12 @@ export async function listLearnerPayments(db: Database, actor: Actor) {
 /** One payment, to its learner or an admin (anyone else: not found). */
 export async function getPaymentForViewer(db: Database, actor: Actor, rawReference: string) {
   const [row] = await db
-    .select(paymentView)
+    // The learner's progress on the course paid for: whether the payment's page says to start it or to go on.
+    .select({ ...paymentView, courseProgress: enrolments.progress })
     .from(payments)
     .innerJoin(courses, eq(payments.courseId, courses.id))
     .innerJoin(users, eq(payments.userId, users.id))
+    .leftJoin(enrolments, eq(payments.enrolmentId, enrolments.id))
     .where(eq(payments.reference, normalizePaymentReference(rawReference)));
   if (!row || !canViewPayment(actor, row)) throw AppError.notFound("Paiement introuvable.");
   return row;

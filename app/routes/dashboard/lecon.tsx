@@ -242,14 +242,14 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
           {previous ? (
             <Link to={`${base}/${previous.id}`} className={buttonClasses({ variant: "outline" })}>
               <ArrowLeft aria-hidden="true" className="size-4" />
-              <span className="truncate">Précédente : {previous.title}</span>
+              <span>Précédente : {previous.title}</span>
             </Link>
           ) : (
             <span />
           )}
           {next ? (
             <Link to={`${base}/${next.id}`} className={buttonClasses()}>
-              <span className="truncate">Suivante : {next.title}</span>
+              <span>Suivante : {next.title}</span>
               <ArrowRight aria-hidden="true" className="size-4" />
             </Link>
           ) : null}

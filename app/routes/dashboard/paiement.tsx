@@ -20,7 +20,7 @@ async function viewedPayment(args: Route.LoaderArgs | Route.ActionArgs) {
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { payment } = await viewedPayment(args);
+  const { user, payment } = await viewedPayment(args);
   const institute = await getInstitute(args.context.get(dbContext));
   return {
     payment: {
@@ -39,6 +39,9 @@ export async function loader(args: Route.LoaderArgs) {
       validUntil: formatDateTime(new Date(payment.createdAt.getTime() + PAYMENT_EXPIRY_MS)),
       settledAt: payment.completedAt ? formatDateTime(payment.completedAt) : null,
       refundedAt: payment.refundedAt ? formatDateTime(payment.refundedAt) : null,
+      // An administrator may read a learner's payment; only the learner is offered the course.
+      courseLink:
+        payment.userId !== user.id ? null : (payment.courseProgress ?? 0) > 0 ? "Continuer la formation" : "Commencer la formation",
     },
     office: { address: institute.address, openingHours: institute.openingHours, phone: institute.phones[0] ?? "" },
   };
@@ -209,9 +212,9 @@ export default function PaymentPage({ loaderData }: Route.ComponentProps) {
             <Download aria-hidden="true" className="size-4" />
             Télécharger le reçu (PDF)
           </a>
-          {paid ? (
+          {paid && payment.courseLink ? (
             <Link to={href("/dashboard/formations/:slug", { slug: payment.courseSlug })} className={buttonClasses()}>
-              Commencer la formation
+              {payment.courseLink}
             </Link>
           ) : null}
         </div>
