@@ -11,7 +11,6 @@ import type { DatabaseHandle } from "~/.server/db/client";
 import { enrolments, notifications } from "~/.server/db/schema";
 import { cancelEnrolment } from "~/.server/learning";
 import {
-  countUnreadMessages,
   getConversation,
   listContacts,
   listConversations,
@@ -113,12 +112,9 @@ describe("reading and writing a conversation", () => {
     const unreadFor = async (user: TestUser) => (await listConversations(db(), user)).find((item) => item.id === conversationId)?.unread;
     expect(await unreadFor(teacher)).toBe(2);
     expect(await unreadFor(moussa)).toBe(0);
-    const teacherTotal = await countUnreadMessages(db(), teacher);
-    expect(teacherTotal).toBeGreaterThanOrEqual(2);
 
     await markConversationRead(db(), teacher, conversationId);
     expect(await unreadFor(teacher)).toBe(0);
-    expect(await countUnreadMessages(db(), teacher)).toBe(teacherTotal - 2);
     // Moussa's pane can say his messages were seen.
     const view = await getConversation(db(), moussa, conversationId);
     expect(view.seenUpTo).toBe(view.messages.at(-1)!.id);

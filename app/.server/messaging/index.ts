@@ -157,15 +157,6 @@ export async function listConversations(
   });
 }
 
-/** How many messages wait unread across the actor's conversations (the sidebar's badge). */
-export async function countUnreadMessages(db: Database, actor: Actor): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<number>`coalesce(sum(${unreadCount(actor)}), 0)`.mapWith(Number) })
-    .from(conversations)
-    .where(memberConversationsWhere(actor));
-  return row?.total ?? 0;
-}
-
 async function findReadable(db: Database, actor: Actor, conversationId: number) {
   if (!Number.isInteger(conversationId) || conversationId < 1 || conversationId > MAX_SERIAL_ID) return null;
   const [row] = await db

@@ -4,6 +4,7 @@ import { categories, courses, institute, instituteHighlights, lessons, levels, q
 import { seedHighlights, seedQuotes, seedTeamMembers } from "./about-data";
 import { seedCategories, seedCourses, seedInstitute, seedLessonsFor, seedLevels } from "./catalogue-data";
 import { seedAssessment } from "./assessment";
+import { seedDemoCommunity } from "./community";
 import { seedDemoAccounts } from "./demo-accounts";
 import { seedDemoTeaching } from "./teaching";
 
@@ -46,6 +47,7 @@ export async function seedDatabase(db: Database, options: { demoAccounts?: boole
   // Demo accounts (README): in a trial only; never in a deployment, nor in tests (which count users).
   if (options.demoAccounts) await seedDemoAccounts(db);
   if (options.demoAccounts) await seedDemoTeaching(db);
+  if (options.demoAccounts) await seedDemoCommunity(db);
   await seedAssessment(db, options);
 }
 
