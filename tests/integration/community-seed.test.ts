@@ -3,11 +3,11 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Actor } from "~/.server/auth/actor";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { forumReplies, forumThreads, messages, notifications, users } from "~/.server/db/schema";
+import { forumReplies, forumThreads, jobs, messages, notifications, users } from "~/.server/db/schema";
 import { seedDatabase } from "~/.server/db/seed";
 import { forumOverview, getThread, listThreads } from "~/.server/forum";
 import { listConversations } from "~/.server/messaging";
-import { listNotifications } from "~/.server/notifications";
+import { listNotifications, NOTIFICATION_EMAIL_QUEUE } from "~/.server/notifications";
 import { createTestDatabase } from "../setup/db";
 
 let handle: DatabaseHandle;
@@ -60,6 +60,10 @@ it("opens a conversation between the student and her teacher, whose last answer 
   expect((await listNotifications(handle.db, who.teacher)).items.filter((item) => item.kind === "message_received" && !item.read)).toEqual(
     [],
   );
+});
+
+it("sends no e-mail for these past events", async () => {
+  expect(await handle.db.$count(jobs, eq(jobs.queue, NOTIFICATION_EMAIL_QUEUE))).toBe(0);
 });
 
 it("adds nothing on a restart", async () => {

@@ -1,10 +1,11 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, gt, inArray, max, sql } from "drizzle-orm";
 import { isRole } from "~/lib/roles";
 import type { Actor } from "../../auth/actor";
 import { createThread, moderateThread, replyToThread, toggleLike } from "../../forum";
 import { listConversations, markConversationRead, sendMessage, sendMessageTo } from "../../messaging";
+import { NOTIFICATION_EMAIL_QUEUE } from "../../notifications";
 import type { Database } from "../client";
-import { forumThreads, users } from "../schema";
+import { forumThreads, jobs, notifications, users } from "../schema";
 
 /**
  * A trial's community (never in a deployment): forum threads with replies and likes, and a
@@ -175,6 +176,7 @@ export async function seedDemoCommunity(db: Database, now = new Date()): Promise
   const [already] = await db.select({ id: forumThreads.id }).from(forumThreads).where(eq(forumThreads.authorId, teacher.id)).limit(1);
   if (already) return;
   const at = (ago: number) => new Date(now.getTime() - ago);
+  const [before] = await db.select({ last: max(notifications.id) }).from(notifications);
 
   for (const thread of threads) {
     const { id } = await createThread(
@@ -209,4 +211,14 @@ export async function seedDemoCommunity(db: Database, now = new Date()): Promise
     if (index < conversation.length - 1)
       await markConversationRead(db, actor(message.to)!, sent.conversationId, at(message.ago - HOUR / 2));
   }
+  // These are past events, whose e-mails would have gone then: none is sent now.
+  await db
+    .delete(jobs)
+    .where(
+      and(
+        eq(jobs.queue, NOTIFICATION_EMAIL_QUEUE),
+        eq(jobs.status, "pending"),
+        gt(sql`(${jobs.payload} ->> 'notificationId')::bigint`, before?.last ?? 0),
+      ),
+    );
 }
