@@ -165,6 +165,11 @@ const conversation: Array<{ from: Person; to: Person; ago: number; body: string 
 ];
 
 export async function seedDemoCommunity(db: Database, now = new Date()): Promise<void> {
+  // All or nothing: a start interrupted halfway leaves no thread, and the next one writes them all.
+  await db.transaction((tx) => writeCommunity(tx, now));
+}
+
+async function writeCommunity(db: Database, now: Date): Promise<void> {
   const rows = await db
     .select({ id: users.id, email: users.email, role: users.role })
     .from(users)
