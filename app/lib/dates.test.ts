@@ -6,6 +6,7 @@ import {
   formatMonthYear,
   formatNumericDate,
   formatNumericDateTime,
+  formatListDate,
   formatRelative,
   formatShortDate,
   formatWeekdayDateTime,
@@ -64,6 +65,17 @@ describe("formatRelative", () => {
   it("speaks of the future too", () => {
     expect(formatRelative(ago(-2 * 3600), now)).toBe("dans 2 heures");
     expect(formatRelative(ago(-26 * 3600), now)).toBe("demain");
+  });
+});
+
+describe("formatListDate", () => {
+  const now = new Date("2026-03-12T12:00:00Z");
+  it("is relative within the week, then a short date, with the year only for another year", () => {
+    expect(formatListDate(new Date("2026-03-12T09:00:00Z"), now)).toBe("il y a 3 heures");
+    expect(formatListDate(new Date("2026-03-10T12:00:00Z"), now)).toBe("avant-hier");
+    expect(formatListDate(new Date("2026-03-01T12:00:00Z"), now)).toBe("1er mars");
+    expect(formatListDate(new Date("2026-01-03T12:00:00Z"), now)).toBe("3 janv.");
+    expect(formatListDate(new Date("2025-11-20T12:00:00Z"), now)).toBe("20 nov. 2025");
   });
 });
 

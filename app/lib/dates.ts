@@ -157,6 +157,16 @@ export function formatRelative(date: Date, now: Date): string {
   return `le ${formatDate(date)}`;
 }
 
+/**
+ * When a conversation last moved, in a list's narrow column: as `formatRelative` within the week
+ * ("il y a 3 heures", "hier"), then the short date ("3 mars", "3 mars 2025" in another year).
+ */
+export function formatListDate(date: Date, now: Date): string {
+  if (Math.abs(now.getTime() - date.getTime()) < 7 * 24 * 60 * 60 * 1000) return formatRelative(date, now);
+  const parts = partsOf(date);
+  return parts.year === partsOf(now).year ? `${dayOf(parts)} ${parts.shortMonth}` : formatShortDate(date);
+}
+
 /** How far Bamako's clock is ahead of UTC at `date`, in milliseconds (0: Bamako keeps UTC all year). */
 function zoneOffsetMs(date: Date): number {
   const { year, month, day, hour, minute, second } = numericParts(date);

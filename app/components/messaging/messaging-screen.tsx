@@ -192,8 +192,10 @@ function ConversationList({
                 )}
               </span>
               <span className="min-w-0 flex-1">
-                <span className="flex items-center gap-2">
-                  <span className={cx("truncate text-sm text-slate-900", item.unread ? "font-bold" : "font-semibold")}>{item.title}</span>
+                <span className="flex items-baseline gap-2">
+                  <span className={cx("min-w-0 text-sm break-words text-slate-900", item.unread ? "font-bold" : "font-semibold")}>
+                    {item.title}
+                  </span>
                   {item.lastMessage && (
                     <time dateTime={item.lastMessage.iso} className="ml-auto shrink-0 text-xs text-slate-600">
                       {item.lastMessage.when}

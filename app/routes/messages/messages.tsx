@@ -13,7 +13,7 @@ import {
   sendMessageTo,
 } from "~/.server/messaging";
 import { MessagingScreen } from "~/components/messaging/messaging-screen";
-import { formatChatTime, formatDateTime, formatRelative } from "~/lib/dates";
+import { formatChatTime, formatDateTime, formatListDate } from "~/lib/dates";
 import { conversationHref, type MessagingArea } from "~/lib/messaging";
 import { searchQuerySchema, serialIdSchema, textIdSchema } from "~/lib/schemas";
 import type { Route } from "./+types/messages";
@@ -86,7 +86,7 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
       lastMessage: lastMessage && {
         body: lastMessage.body,
         mine: lastMessage.mine,
-        when: formatRelative(lastMessage.createdAt, now),
+        when: formatListDate(lastMessage.createdAt, now),
         iso: lastMessage.createdAt.toISOString(),
       },
     })),
