@@ -234,11 +234,11 @@ test("the CSV export downloads the list with the spec's columns", async () => {
   const content = fs.readFileSync((await download.path())!, "utf8");
   expect(content.charCodeAt(0)).toBe(0xfeff);
   const lines = content.slice(1).trimEnd().split("\r\n");
-  expect(lines[0]).toBe("Prénom,Nom,E-mail,Téléphone,Rôle,Statut,Date d'inscription");
+  expect(lines[0]).toBe("Prénom;Nom;E-mail;Téléphone;Rôle;Statut;Date d'inscription");
   // The seven seeded people (demo accounts and the teacher's four learners) and the one invited above.
   expect(lines).toHaveLength(1 + 8);
   expect(lines.find((line) => line.includes(demo.student.email))).toMatch(
-    /^Aïssata,Keïta,etudiant@campus\.test,,Étudiant,Actif,\d{2}\/\d{2}\/\d{4}$/,
+    /^Aïssata;Keïta;etudiant@campus\.test;;Étudiant;Actif;\d{2}\/\d{2}\/\d{4}$/,
   );
   expect(lines.some((line) => line.includes("mariam.konate@exemple.ml") && line.includes("Enseignant"))).toBe(true);
 });

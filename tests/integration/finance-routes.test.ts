@@ -226,12 +226,12 @@ describe("reports and exports", () => {
       .replace(/^\uFEFF/, "")
       .trim()
       .split(/\r?\n/);
-    expect(lines[0]).toBe("Type,Référence,Formation,Utilisateur,Montant (FCFA),Moyen,Statut,Date");
-    const refund = lines.find((line) => line.startsWith("Remboursement,"))!.split(",");
+    expect(lines[0]).toBe("Type;Référence;Formation;Utilisateur;Montant (FCFA);Moyen;Statut;Date");
+    const refund = lines.find((line) => line.startsWith("Remboursement;"))!.split(";");
     expect(refund[1]).toBe(refundable);
     expect(refund.slice(4, 7)).toEqual(["-60000", "Espèces à l'institut", "Payé"]);
     expect(refund[7]).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
-    expect(lines.filter((line) => line.startsWith("Inscription,"))).toHaveLength(2);
+    expect(lines.filter((line) => line.startsWith("Inscription;"))).toHaveLength(2);
   });
 });
 

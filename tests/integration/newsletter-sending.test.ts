@@ -225,7 +225,7 @@ describe("the subscribers", () => {
       asServer(exportLoader, args("/admin/newsletter/abonnes.csv?statut=tous", { cookie: cookies.admin })),
     );
     expect(csv.status).toBe(200);
-    expect(csv.body).toContain("E-mail,Abonné le,Désinscrit le");
+    expect(csv.body).toContain("E-mail;Abonné le;Désinscrit le");
     expect(csv.body!.split("\r\n").filter(Boolean)).toHaveLength(SUBSCRIBERS + 1);
     expect(await handle.db.select().from(auditLog).where(eq(auditLog.action, "newsletter_exported"))).toHaveLength(1);
   });

@@ -185,8 +185,8 @@ describe("a teacher's own quizzes", () => {
       .body!.replace(/^\uFEFF/, "")
       .trim()
       .split("\r\n");
-    expect(lines[0]).toBe("Nom,Prénom,E-mail,Score,Statut,Tentative,Date");
-    expect(lines[1]).toContain("Koné,Awa");
+    expect(lines[0]).toBe("Nom;Prénom;E-mail;Score;Statut;Tentative;Date");
+    expect(lines[1]).toContain("Koné;Awa");
     expect(lines[1]).toContain("Réussi");
     expect(lines[2]).toContain("Échoué");
 

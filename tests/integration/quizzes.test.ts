@@ -341,9 +341,9 @@ describe("results", () => {
       .replace(/^\uFEFF/, "")
       .trim()
       .split("\r\n");
-    expect(lines[0]).toBe("Nom,Prénom,E-mail,Score,Statut,Tentative,Date");
-    expect(lines[1]).toBe(`Diarra,Awa,${people[0]!.email},100,Réussi,2,02/11/2026 09:00`);
-    expect(lines[2]).toBe(`Diarra,Awa,${people[0]!.email},"33,33",Échoué,1,01/11/2026 09:00`);
+    expect(lines[0]).toBe("Nom;Prénom;E-mail;Score;Statut;Tentative;Date");
+    expect(lines[1]).toBe(`Diarra;Awa;${people[0]!.email};100;Réussi;2;02/11/2026 09:00`);
+    expect(lines[2]).toBe(`Diarra;Awa;${people[0]!.email};"33,33";Échoué;1;01/11/2026 09:00`);
     expect(lines).toHaveLength(4);
 
     const overview = await listManagedQuizzes(handle.db, teacher);

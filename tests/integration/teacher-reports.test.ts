@@ -141,10 +141,10 @@ describe("Mes Étudiants", () => {
       .trim()
       .split("\r\n");
     expect(lines[0]).toBe(
-      "Nom,E-mail,Cours,Statut,Progression (%),Meilleur score quiz (%),Paiement,Certificat,Inscrit le,Dernière activité",
+      "Nom;E-mail;Cours;Statut;Progression (%);Meilleur score quiz (%);Paiement;Certificat;Inscrit le;Dernière activité",
     );
     expect(lines[2]).toContain("Moussa Sidibé");
-    expect(lines[2]).toContain(",En cours,50,100,Gratuit,Non,");
+    expect(lines[2]).toContain(";En cours;50;100;Gratuit;Non;");
   });
 
   it("opens a learner's page for their teacher, not for another teacher", async () => {

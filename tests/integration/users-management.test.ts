@@ -428,10 +428,10 @@ describe("exportUsersCsv", () => {
     expect(result.filename).toBe("utilisateurs-2024-05-06.csv");
     expect(result.body.startsWith("\uFEFF")).toBe(true);
     const lines = result.body.slice(1).split("\r\n");
-    expect(lines[0]).toBe("Prénom,Nom,E-mail,Téléphone,Rôle,Statut,Date d'inscription");
-    expect(lines).toContain('"\'=HYPERLINK(""http://x"")","Dembélé, fils",evil@exemple.ml,\'+223 70 12 34 56,Étudiant,Actif,15/03/2024');
-    expect(lines).toContain("Ancien,Compte," + gone.email + ",,Enseignant,Désactivé,05/01/2024");
-    expect(lines).toContain("Moussa,Keïta,admin@exemple.ml,,Administrateur,Actif,10/01/2024");
+    expect(lines[0]).toBe("Prénom;Nom;E-mail;Téléphone;Rôle;Statut;Date d'inscription");
+    expect(lines).toContain('"\'=HYPERLINK(""http://x"")";"Dembélé, fils";evil@exemple.ml;\'+223 70 12 34 56;Étudiant;Actif;15/03/2024');
+    expect(lines).toContain("Ancien;Compte;" + gone.email + ";;Enseignant;Désactivé;05/01/2024");
+    expect(lines).toContain("Moussa;Keïta;admin@exemple.ml;;Administrateur;Actif;10/01/2024");
     expect(lines.at(-1)).toBe("");
     expect(lines).toHaveLength(1 + 5 + 1);
 

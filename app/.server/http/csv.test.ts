@@ -10,7 +10,8 @@ describe("csvCell", () => {
     expect(csvCell(undefined)).toBe("");
   });
 
-  it("quotes commas, quotes and line breaks (RFC 4180)", () => {
+  it("quotes separators, commas, quotes and line breaks (RFC 4180)", () => {
+    expect(csvCell("Traoré; Awa")).toBe('"Traoré; Awa"');
     expect(csvCell("Traoré, Awa")).toBe('"Traoré, Awa"');
     expect(csvCell('Le "chef"')).toBe('"Le ""chef"""');
     expect(csvCell("ligne 1\nligne 2")).toBe('"ligne 1\nligne 2"');
@@ -28,7 +29,7 @@ describe("csvCell", () => {
 });
 
 describe("toCsv", () => {
-  it("starts with a BOM and separates records with CRLF", () => {
+  it("starts with a BOM, separates cells with semicolons (a French Excel's separator) and records with CRLF", () => {
     const csv = toCsv(
       ["Prénom", "Nom"],
       [
@@ -37,6 +38,6 @@ describe("toCsv", () => {
       ],
     );
     expect(csv.startsWith(UTF8_BOM)).toBe(true);
-    expect(csv.slice(1)).toBe('Prénom,Nom\r\nAwa,Traoré\r\n\'=x,"a,b"\r\n');
+    expect(csv.slice(1)).toBe('Prénom;Nom\r\nAwa;Traoré\r\n\'=x;"a,b"\r\n');
   });
 });
