@@ -24,7 +24,10 @@ it("gives the demo teacher courses, learners at various stages, and sessions com
   expect(cards.courses).toBe(3);
   expect(cards.activeStudents).toBeGreaterThan(0);
   expect(cards.completed).toBeGreaterThan(0);
-  const statuses = new Set((await listTeacherStudents(handle.db, teacher)).map((student) => student.status));
+  const students = await listTeacherStudents(handle.db, teacher);
+  const statuses = new Set(students.map((student) => student.status));
+  // Each learner was last active at their last step, days ago, not at the seed's own time.
+  expect(students.filter((student) => student.lastActivityAt.getTime() > Date.now() - 24 * 60 * 60 * 1000)).toEqual([]);
   expect([...statuses].sort()).toEqual(["active", "completed", "pending_payment"]);
   const sessions = await listManagedSessions(handle.db, teacher);
   expect(sessions.upcoming.length).toBe(3);

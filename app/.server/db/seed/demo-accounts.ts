@@ -81,6 +81,8 @@ async function seedDemoLearning(db: Database, studentId: string, adminId: string
         lastLessonId: courseLessons[2]?.id ?? null,
         enrolledAt: daysAgo(40),
         activatedAt: daysAgo(39),
+        // Her last lesson done (below), not today.
+        updatedAt: daysAgo(done.length ? 30 - (done.length - 1) * 12 : 39),
       })
       .onConflictDoNothing()
       .returning({ id: enrolments.id });
@@ -105,9 +107,14 @@ async function seedDemoLearning(db: Database, studentId: string, adminId: string
       completedAt: daysAgo(39),
     });
     if (done.length) {
-      await tx
-        .insert(lessonProgress)
-        .values(done.map((lesson, index) => ({ enrolmentId: enrolment.id, lessonId: lesson.id, completedAt: daysAgo(30 - index * 12) })));
+      await tx.insert(lessonProgress).values(
+        done.map((lesson, index) => ({
+          enrolmentId: enrolment.id,
+          lessonId: lesson.id,
+          completedAt: daysAgo(30 - index * 12),
+          updatedAt: daysAgo(30 - index * 12),
+        })),
+      );
     }
   });
 }

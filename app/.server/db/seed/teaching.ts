@@ -114,6 +114,9 @@ export async function seedDemoTeaching(db: Database, now = new Date()): Promise<
         const [share, status, daysAgo] = stage;
         const done = courseLessons.slice(0, Math.round(courseLessons.length * share));
         const enrolledAt = new Date(now.getTime() - daysAgo * day);
+        const doneAt = (index: number) => new Date(enrolledAt.getTime() + (index + 1) * ((daysAgo * day) / (done.length + 1)));
+        // A finished course was finished with its last lesson.
+        const completedAt = status !== "completed" ? null : done.length ? doneAt(done.length - 1) : enrolledAt;
         const [enrolment] = await tx
           .insert(enrolments)
           .values({
@@ -124,8 +127,9 @@ export async function seedDemoTeaching(db: Database, now = new Date()): Promise<
             lastLessonId: done.at(-1)?.id ?? null,
             enrolledAt,
             activatedAt: status === "pending_payment" ? null : enrolledAt,
-            completedAt: status === "completed" ? new Date(enrolledAt.getTime() + (daysAgo / 2) * day) : null,
-            updatedAt: now,
+            completedAt,
+            // Last changed by its last step, not today: the teacher's list says when each learner was last active.
+            updatedAt: completedAt ?? (done.length ? doneAt(done.length - 1) : enrolledAt),
           })
           .onConflictDoNothing()
           .returning({ id: enrolments.id });
@@ -152,7 +156,8 @@ export async function seedDemoTeaching(db: Database, now = new Date()): Promise<
             done.map((lesson, index) => ({
               enrolmentId: enrolment.id,
               lessonId: lesson.id,
-              completedAt: new Date(enrolledAt.getTime() + (index + 1) * ((daysAgo * day) / (done.length + 1))),
+              completedAt: doneAt(index),
+              updatedAt: doneAt(index),
             })),
           );
         }
