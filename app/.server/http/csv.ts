@@ -12,7 +12,10 @@ const FORMULA_TRIGGERS = new Set(["=", "+", "-", "@", "\t", "\r"]);
 
 export const UTF8_BOM = "\uFEFF";
 
-/** One cell: formula triggers get a leading quote, then RFC 4180 quoting when needed (commas too, for readers that guess the separator). */
+/**
+ * One cell: formula triggers get a leading quote, then RFC 4180 quoting when needed (commas too,
+ * for readers that guess the separator).
+ */
 export function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return "";
   let text = String(value);

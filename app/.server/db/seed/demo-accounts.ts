@@ -69,6 +69,7 @@ async function seedDemoLearning(db: Database, studentId: string, adminId: string
     .orderBy(asc(lessons.position));
   const now = new Date();
   const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
+  const doneAt = (index: number) => daysAgo(30 - index * 12);
   await db.transaction(async (tx) => {
     const done = courseLessons.slice(0, 2);
     const [enrolment] = await tx
@@ -82,7 +83,7 @@ async function seedDemoLearning(db: Database, studentId: string, adminId: string
         enrolledAt: daysAgo(40),
         activatedAt: daysAgo(39),
         // Her last lesson done (below), not today.
-        updatedAt: daysAgo(done.length ? 30 - (done.length - 1) * 12 : 39),
+        updatedAt: done.length ? doneAt(done.length - 1) : daysAgo(39),
       })
       .onConflictDoNothing()
       .returning({ id: enrolments.id });
@@ -111,8 +112,8 @@ async function seedDemoLearning(db: Database, studentId: string, adminId: string
         done.map((lesson, index) => ({
           enrolmentId: enrolment.id,
           lessonId: lesson.id,
-          completedAt: daysAgo(30 - index * 12),
-          updatedAt: daysAgo(30 - index * 12),
+          completedAt: doneAt(index),
+          updatedAt: doneAt(index),
         })),
       );
     }
