@@ -1,10 +1,11 @@
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import { canTeach, type Role } from "~/lib/roles";
 import { createAccount } from "../../auth/accounts";
 import { isAppError } from "../../errors";
 import type { Database } from "../client";
 import { newPaymentReference } from "../../payments/reference";
-import { courseLearnerCounts, courses, enrolments, lessonProgress, lessons, payments, users } from "../schema";
+import { courses, enrolments, lessons, payments, users } from "../schema";
+import { countCourseLearners, recordLessonsDone } from "./learning";
 
 /**
  * Accounts for trying Campus on a laptop (development only, never with NODE_ENV=production):
@@ -88,11 +89,7 @@ async function seedDemoLearning(db: Database, studentId: string, adminId: string
       .onConflictDoNothing()
       .returning({ id: enrolments.id });
     if (!enrolment) return;
-    // One more learner on the course card, as an enrolment opened by the learning capability counts.
-    await tx
-      .insert(courseLearnerCounts)
-      .values({ courseId: course.id, learners: 1 })
-      .onConflictDoUpdate({ target: courseLearnerCounts.courseId, set: { learners: sql`${courseLearnerCounts.learners} + 1` } });
+    await countCourseLearners(tx, course.id, 1);
     await tx.insert(payments).values({
       reference: newPaymentReference(),
       enrolmentId: enrolment.id,
@@ -107,15 +104,6 @@ async function seedDemoLearning(db: Database, studentId: string, adminId: string
       createdAt: daysAgo(40),
       completedAt: daysAgo(39),
     });
-    if (done.length) {
-      await tx.insert(lessonProgress).values(
-        done.map((lesson, index) => ({
-          enrolmentId: enrolment.id,
-          lessonId: lesson.id,
-          completedAt: doneAt(index),
-          updatedAt: doneAt(index),
-        })),
-      );
-    }
+    await recordLessonsDone(tx, enrolment.id, done, doneAt);
   });
 }

@@ -3,10 +3,8 @@ import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { newPaymentReference } from "../../payments/reference";
 import type { Database } from "../client";
 import {
-  courseLearnerCounts,
   courses,
   enrolments,
-  lessonProgress,
   lessons,
   liveSessionAttendance,
   liveSessionRegistrations,
@@ -15,6 +13,7 @@ import {
   teacherProfiles,
   users,
 } from "../schema";
+import { countCourseLearners, recordLessonsDone } from "./learning";
 
 /**
  * A trial's teaching data (never in a deployment): the demo teacher teaches three seeded courses,
@@ -151,26 +150,9 @@ export async function seedDemoTeaching(db: Database, now = new Date()): Promise<
             completedAt: enrolledAt,
           });
         }
-        if (done.length) {
-          await tx.insert(lessonProgress).values(
-            done.map((lesson, index) => ({
-              enrolmentId: enrolment.id,
-              lessonId: lesson.id,
-              completedAt: doneAt(index),
-              updatedAt: doneAt(index),
-            })),
-          );
-        }
+        await recordLessonsDone(tx, enrolment.id, done, doneAt);
       }
-      if (opened) {
-        await tx
-          .insert(courseLearnerCounts)
-          .values({ courseId: course.id, learners: opened })
-          .onConflictDoUpdate({
-            target: courseLearnerCounts.courseId,
-            set: { learners: sql`${courseLearnerCounts.learners} + ${opened}` },
-          });
-      }
+      if (opened) await countCourseLearners(tx, course.id, opened);
 
       // A session coming, one past (attended), and for the first course a cancelled one.
       const sessions = await tx
