@@ -25,6 +25,7 @@ import { loader as teacherLoader } from "~/routes/teacher/commissions";
 import { cashOnlyPayments, createCourse, createPayment, createUser, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
+import { pdfTextRuns } from "../setup/pdf";
 import { routeOutcome } from "../setup/routes";
 
 let handle: DatabaseHandle;
@@ -156,18 +157,31 @@ describe("reports and exports", () => {
     const [stored] = await handle.db.select().from(financeReports);
     expect(made.location).toBe(`/admin/rapports/${stored!.id}/csv`);
     const csv = (await reportFileLoader(args(made.location!, admin, undefined, { id: String(stored!.id), format: "csv" }))) as Response;
-    const text = await csv.text();
-    expect(text).toContain("Cybersécurité pratique");
-    expect(text).toContain("Revenus totaux");
+    const lines = (await csv.text())
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split(/\r?\n/);
+    // Amounts are numbers a spreadsheet adds up; the header says their unit.
+    expect(lines[0]).toBe("Date;Référence;Formation;Apprenant;Moyen;Montant (FCFA);Statut");
+    expect(
+      lines
+        .find((line) => line.includes(refundable))
+        ?.split(";")
+        .slice(2, 7),
+    ).toEqual(["Cybersécurité pratique", learner.email, "Espèces à l'institut", "60000", "Remboursé"]);
+    expect(lines).toContain("Revenus totaux (FCFA);120000;;;;;");
+    expect(lines).toContain("Remboursements (FCFA);60000;;;;;");
     const pdf = (await reportFileLoader(
       args(`/admin/rapports/${stored!.id}/pdf`, admin, undefined, { id: String(stored!.id), format: "pdf" }),
     )) as Response;
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
-    expect(
-      Buffer.from(await pdf.arrayBuffer())
-        .subarray(0, 4)
-        .toString(),
-    ).toBe("%PDF");
+    const drawn = Buffer.from(await pdf.arrayBuffer());
+    expect(drawn.subarray(0, 4).toString()).toBe("%PDF");
+    // The same amounts, written for a reader.
+    const runs = pdfTextRuns(drawn);
+    expect(runs).toContain("Revenus totaux : ");
+    expect(runs).toContain("120,000 FCFA");
+    expect(runs.filter((run) => run === "60,000 FCFA").length).toBeGreaterThanOrEqual(2);
     const history = (await routeOutcome(() => financialLoader(args("/admin/financial?onglet=rapports", admin)))).data as {
       panel: { history: Array<{ id: number; generatedBy: string }> };
     };

@@ -27,6 +27,7 @@ import { createSandboxProvider, SANDBOX_SIGNATURE_HEADER, signSandboxNotificatio
 import type { Payments } from "~/.server/payments/setup";
 import type { Role } from "~/lib/roles";
 import { createCourse, createUser, type CourseOverrides, type TestUser } from "../factories";
+import { pdfTextRuns } from "../setup/pdf";
 import { createTestDatabase } from "../setup/db";
 
 let handle: DatabaseHandle;
@@ -324,6 +325,18 @@ describe("paying cash at the office", () => {
 
     const receipt = await getReceiptPdf(handle.db, learner, outcome.reference);
     expect(receipt.pdf.subarray(0, 5).toString()).toBe("%PDF-");
+    // The receipt says what was paid, by whom, for what, under which reference.
+    const receiptText = pdfTextRuns(receipt.pdf);
+    expect(receiptText).toEqual(
+      expect.arrayContaining([
+        outcome.reference,
+        "R-2026-0042",
+        learner.email,
+        course.title,
+        "Espèces, payées à l'institut",
+        "120,000 FCFA",
+      ]),
+    );
     await expect(getReceiptPdf(handle.db, await person("user", "Curieux"), outcome.reference)).rejects.toMatchObject({ code: "not_found" });
     expect((await getReceiptPdf(handle.db, admin, outcome.reference)).filename).toBe(`recu-${outcome.reference}.pdf`);
   });

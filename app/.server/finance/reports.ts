@@ -1,10 +1,11 @@
 import { loadPdfKit } from "~/.server/pdfkit";
 import { desc, eq, sql } from "drizzle-orm";
 import { formatDateTime } from "~/lib/dates";
+import { formatFcfa } from "~/lib/format";
 import { REPORT_PDF_MAX_ROWS } from "~/lib/finance";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
-import { financeReports, users } from "../db/schema";
+import { financeReports, users, type ReportCell } from "../db/schema";
 import { AppError } from "../errors";
 import { toCsv } from "../http/csv";
 import { toWinAnsi } from "../payments";
@@ -17,9 +18,14 @@ export interface ReportDocument {
   periodStart: Date;
   periodEnd: Date;
   columns: string[];
-  rows: Array<Array<string | number | null>>;
-  totals: Array<[string, string]>;
+  rows: ReportCell[][];
+  totals: Array<[string, ReportCell]>;
 }
+
+const isAmount = (cell: ReportCell): cell is { fcfa: number } => typeof cell === "object" && cell !== null;
+
+/** A cell as the PDF writes it. */
+const cellText = (cell: ReportCell) => (isAmount(cell) ? formatFcfa(cell.fcfa) : cell === null ? "" : String(cell));
 
 export type StoredReport = typeof financeReports.$inferSelect;
 
@@ -78,13 +84,23 @@ async function getReport(db: Database, admin: Actor, id: number): Promise<Stored
 const fileName = (report: StoredReport, extension: string) =>
   `${report.kind}-${report.createdAt.toISOString().slice(0, 10)}-${report.id}.${extension}`;
 
-/** A stored report as CSV: its table, a blank line, then its totals. */
+/**
+ * A stored report as CSV: its table, a blank line, then its totals. Amounts are plain numbers, for
+ * the spreadsheet to add up; their column (or total) says « (FCFA) » instead.
+ */
 export async function reportCsv(db: Database, admin: Actor, id: number) {
   const report = await getReport(db, admin, id);
   const { columns, rows, totals } = report.data;
   const width = columns.length;
+  const inFcfa = (label: string) => `${label} (FCFA)`;
+  const header = columns.map((column, index) => (rows.some((row) => isAmount(row[index] ?? null)) ? inFcfa(column) : column));
+  const value = (cell: ReportCell): string | number | null => (isAmount(cell) ? cell.fcfa : cell);
   const pad = (cells: Array<string | number | null>) => [...cells, ...Array.from({ length: Math.max(0, width - cells.length) }, () => "")];
-  const body = toCsv(columns, [...rows, pad([]), ...totals.map(([label, value]) => pad([label, value]))]);
+  const body = toCsv(header, [
+    ...rows.map((row) => row.map(value)),
+    pad([]),
+    ...totals.map(([label, total]) => pad([isAmount(total) ? inFcfa(label) : label, value(total)])),
+  ]);
   return { filename: fileName(report, "csv"), body };
 }
 
@@ -130,12 +146,12 @@ export async function reportPdf(db: Database, admin: Actor, id: number, institut
       .fillColor("#0f172a")
       .text(t(`${label} : `), { continued: true })
       .font("Helvetica")
-      .text(t(value));
+      .text(t(cellText(value)));
   }
   doc.moveDown(0.8);
   const { columns, rows } = report.data;
   const columnWidth = width / Math.max(1, columns.length);
-  const drawRow = (cells: Array<string | number | null>, bold: boolean) => {
+  const drawRow = (cells: ReportCell[], bold: boolean) => {
     const y = doc.y;
     doc
       .font(bold ? "Helvetica-Bold" : "Helvetica")
@@ -143,7 +159,7 @@ export async function reportPdf(db: Database, admin: Actor, id: number, institut
       .fillColor("#0f172a");
     let height = 0;
     cells.forEach((cell, index) => {
-      const text = t(cell === null ? "" : String(cell));
+      const text = t(cellText(cell));
       height = Math.max(height, doc.heightOfString(text, { width: columnWidth - 6 }));
       doc.text(text, PAGE.margin + index * columnWidth, y, { width: columnWidth - 6 });
     });

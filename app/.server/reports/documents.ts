@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { financePeriods, formatPeriodMonth } from "~/lib/finance";
-import { formatFcfa } from "~/lib/format";
 import { formatNumericDate } from "~/lib/dates";
 import { paymentMethodLabels, paymentStatusLabels, type PaymentMethod, type PaymentStatus } from "~/lib/payments";
 import { roleLabels, type Role } from "~/lib/roles";
@@ -34,7 +33,8 @@ export function isReportKind(value: unknown): value is ReportKind {
 }
 
 const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-const fcfa = (value: number) => formatFcfa(value);
+/** An amount cell: a number in the CSV, « 120,000 FCFA » in the PDF (finance/reports.ts). */
+const fcfa = (value: number) => ({ fcfa: Math.round(value) });
 
 export async function buildReport(db: Database, admin: Actor, kind: ReportKind, window: Window): Promise<ReportDocument> {
   if (!canManageFinance(admin)) throw AppError.forbidden("Réservé aux administrateurs.");

@@ -72,6 +72,12 @@ export const commissionPayouts = pgTable(
 );
 
 /**
+ * A cell of a stored report: an amount in FCFA is kept as a number, so the CSV gives a spreadsheet a
+ * number to add up and the PDF writes it « 120,000 FCFA ». Reports stored before kept that text.
+ */
+export type ReportCell = string | number | null | { fcfa: number };
+
+/**
  * A report an administrator generated (monthly, commissions, tax...): its figures are kept as
  * they were then, so that its CSV and PDF read the same tomorrow.
  */
@@ -83,9 +89,7 @@ export const financeReports = pgTable(
     title: text("title").notNull(),
     periodStart: timestamp("period_start", { withTimezone: true }).notNull(),
     periodEnd: timestamp("period_end", { withTimezone: true }).notNull(),
-    data: jsonb("data")
-      .$type<{ columns: string[]; rows: Array<Array<string | number | null>>; totals: Array<[string, string]> }>()
-      .notNull(),
+    data: jsonb("data").$type<{ columns: string[]; rows: ReportCell[][]; totals: Array<[string, ReportCell]> }>().notNull(),
     generatedBy: text("generated_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
