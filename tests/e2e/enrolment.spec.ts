@@ -150,6 +150,9 @@ test("a visitor signs up, pays by mobile money, follows the course on a phone an
 test("another learner pays cash at the office; an admin records it and the course opens", async ({ browser }) => {
   const page = await newPage(browser);
   await signUpFromCourse(page, { firstName: "Bakary", lastName: "Coulibaly", email: "bakary@exemple.ml" });
+  // On a phone, the radio beside the longest text (it wraps) keeps the size of the others.
+  const radioWidths = await page.getByRole("radio").evaluateAll((radios) => radios.map((radio) => radio.getBoundingClientRect().width));
+  expect(new Set(radioWidths).size, `radio widths ${radioWidths.join(", ")}`).toBe(1);
   await page.getByRole("radio", { name: /Espèces/ }).check();
   await page.getByRole("button", { name: "Continuer – 25,000 FCFA" }).click();
   await expect(page.getByRole("heading", { name: "Réglez votre formation à l'institut" })).toBeVisible();
