@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   gradeAttempt,
+  nextRequiredQuiz,
   normalizeShortAnswer,
   prepareAttemptQuestions,
   questionAnalysis,
@@ -61,6 +62,32 @@ describe("attempt questions", () => {
       expect(given!.options.toSorted()).toEqual(qcm.options.toSorted());
       expect(given!.options[Number(given!.correctAnswer)]).toBe("Le watt");
     }
+  });
+});
+
+describe("the next step towards the certificate", () => {
+  const quiz = { required: true, passed: false, attemptsUsed: 0, maxAttempts: 3, inProgressId: null };
+
+  it("is the first required quiz not passed that has an attempt left", () => {
+    const quizzes = [
+      { ...quiz, id: 1, required: false },
+      { ...quiz, id: 2, passed: true },
+      { ...quiz, id: 3, attemptsUsed: 3 },
+      { ...quiz, id: 4, attemptsUsed: 2 },
+      { ...quiz, id: 5 },
+    ];
+    expect(nextRequiredQuiz(quizzes)?.id).toBe(4);
+  });
+
+  it("counts an attempt in progress as one left, and is nothing once every required quiz is passed or spent", () => {
+    expect(nextRequiredQuiz([{ ...quiz, id: 1, attemptsUsed: 3, inProgressId: 9 }])?.id).toBe(1);
+    expect(
+      nextRequiredQuiz([
+        { ...quiz, id: 1, passed: true },
+        { ...quiz, id: 2, attemptsUsed: 3 },
+        { ...quiz, id: 3, required: false },
+      ]),
+    ).toBeUndefined();
   });
 });
 

@@ -139,6 +139,16 @@ export function answerLabel(question: Pick<QuizQuestion, "type" | "options">, an
   return answer;
 }
 
+/**
+ * The required quiz a learner who has done every lesson takes next for their certificate: the
+ * first not passed yet with an attempt left (one in progress counts as left). None: nothing waits.
+ */
+export function nextRequiredQuiz<
+  Quiz extends { required: boolean; passed: boolean; attemptsUsed: number; maxAttempts: number; inProgressId: number | null },
+>(quizzes: readonly Quiz[]): Quiz | undefined {
+  return quizzes.find((quiz) => quiz.required && !quiz.passed && (quiz.inProgressId !== null || quiz.attemptsUsed < quiz.maxAttempts));
+}
+
 export type GradedAttempt = { userId: string; score: number; passed: boolean };
 
 /**

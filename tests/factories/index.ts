@@ -17,4 +17,4 @@ export { createNotification } from "./notifications";
 export { cashOnlyPayments, createPayment } from "./payments";
 export { createSignedInUser, createUser, TEST_PASSWORD, type TestUser, type UserOverrides } from "./users";
 export { createReview } from "./reviews";
-export { createQuiz, DEFAULT_QUESTIONS, takeQuiz, type QuizOverrides } from "./quizzes";
+export { createQuiz, DEFAULT_QUESTIONS, rightAnswers, takeQuiz, type QuizOverrides } from "./quizzes";

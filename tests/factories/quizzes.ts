@@ -39,6 +39,24 @@ export const DEFAULT_QUESTIONS: QuestionOverrides[] = [
   { type: "short_answer", question: "Quelle est la capitale du Mali ?", correctAnswer: "Bamako" },
 ];
 
+/**
+ * The right answers to DEFAULT_QUESTIONS (or questions shaped like them) as a learner gives them,
+ * whatever order the options were shuffled in; `shortAnswer` is typed for the short question.
+ */
+export const rightAnswers =
+  (shortAnswer = "Bamako") =>
+  (questions: ReadonlyArray<{ id: string; type: QuestionType; options: string[] }>): Record<string, string> =>
+    Object.fromEntries(
+      questions.map((question) => [
+        question.id,
+        question.type === "multiple_choice"
+          ? String(question.options.indexOf("Le watt"))
+          : question.type === "true_false"
+            ? "true"
+            : shortAnswer,
+      ]),
+    );
+
 /** A quiz on `course`, written through the quizzes capability by `author` (the course's teacher or an admin). */
 export async function createQuiz(db: Database, author: Actor, course: { id: number }, overrides: QuizOverrides = {}) {
   const values = emptyQuizValues();

@@ -21,7 +21,7 @@ import { loader as dashboardLoader } from "~/routes/dashboard/index";
 import { loader as publicPageLoader } from "~/routes/public/certificat";
 import { loader as formLoader } from "~/routes/public/certificats";
 import { loader as publishedLoader } from "~/routes/public/certificats-publics";
-import { createCourse, createQuiz, createUser, enrol, takeQuiz, type TestUser } from "../factories";
+import { createCourse, createQuiz, createUser, enrol, rightAnswers, takeQuiz, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL, testCertificates, testEnv } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
 import { routeOutcome, sessionOf } from "../setup/routes";
@@ -61,18 +61,7 @@ async function certified(names: { firstName?: string; lastName?: string } = {}) 
   const learner = await createUser(handle.db, names);
   await enrol(handle.db, learner, course);
   for (const lesson of lessons) await setLessonDone(handle.db, learner, lesson.id, true);
-  await takeQuiz(handle.db, learner, course, quiz, (questions) =>
-    Object.fromEntries(
-      questions.map((question) => [
-        question.id,
-        question.type === "multiple_choice"
-          ? String(question.options.indexOf("Le watt"))
-          : question.type === "true_false"
-            ? "true"
-            : "Bamako",
-      ]),
-    ),
-  );
+  await takeQuiz(handle.db, learner, course, quiz, rightAnswers());
   const certificate = await issueCertificateIfComplete(handle.db, testCertificates, { userId: learner.id, courseId: course.id });
   return { course, learner, certificate: certificate! };
 }

@@ -31,7 +31,7 @@ import { setLessonDone } from "~/.server/learning";
 import { listOutbox } from "~/.server/mail";
 import { sendNotificationEmail, type NotificationEmailJob } from "~/.server/notifications";
 import { startAttempt, submitAttempt } from "~/.server/quizzes/attempts";
-import { createCourse, createQuiz, createUser, enrol, takeQuiz, type TestUser } from "../factories";
+import { createCourse, createQuiz, createUser, enrol, rightAnswers, takeQuiz, type TestUser } from "../factories";
 import { createTestDatabase } from "../setup/db";
 
 let handle: DatabaseHandle;
@@ -41,18 +41,6 @@ const services: Certificates = {
   publicUrl: "http://campus.test",
   secret: "un secret de test assez long pour la dérivation",
 };
-
-const passAll = (questions: Array<{ id: string; type: string; options: string[] }>) =>
-  Object.fromEntries(
-    questions.map((question) => [
-      question.id,
-      question.type === "multiple_choice"
-        ? String(question.options.indexOf("Le watt"))
-        : question.type === "true_false"
-          ? "true"
-          : "bamako",
-    ]),
-  );
 
 /** A course of two lessons with a required quiz, and an enrolled learner. */
 async function setting(options: { required?: boolean } = {}) {
@@ -91,7 +79,7 @@ describe("issuing", () => {
   it("waits for every lesson and every required quiz", async () => {
     const { lessons, course, quiz, learner, check } = await setting();
     await setLessonDone(handle.db, learner, lessons[0]!.id, true);
-    await takeQuiz(handle.db, learner, course, quiz, passAll);
+    await takeQuiz(handle.db, learner, course, quiz, rightAnswers());
     expect(await completionOf(handle.db, check)).toBeNull();
     expect(await issueCertificateIfComplete(handle.db, services, check)).toBeNull();
     await setLessonDone(handle.db, learner, lessons[1]!.id, true);
@@ -110,7 +98,7 @@ describe("issuing", () => {
     const now = new Date();
     await Promise.all([
       setLessonDone(handle.db, learner, lessons[1]!.id, true, now),
-      submitAttempt(handle.db, learner, attempt.id, passAll(attempt.questions), now),
+      submitAttempt(handle.db, learner, attempt.id, rightAnswers()(attempt.questions), now),
     ]);
     const checks = await handle.db.select().from(jobs).where(eq(jobs.queue, COMPLETION_CHECK_QUEUE));
     expect(checks.filter((job) => (job.payload as CompletionCheck).userId === learner.id)).toHaveLength(2);
@@ -177,7 +165,7 @@ describe("issuing", () => {
     // 2 of 3 points: 66.67 is below the default 70; with a passing score of 60 it passes as "Bien".
     await handle.db.update(quizzes).set({ passingScore: 60 }).where(eq(quizzes.id, quiz.id));
     await takeQuiz(handle.db, learner, course, quiz, (questions) => {
-      const answers = passAll(questions);
+      const answers = rightAnswers()(questions);
       delete answers[questions.find((question) => question.type === "short_answer")!.id];
       return answers;
     });
@@ -199,7 +187,7 @@ describe("the credential", () => {
   it("verifies with the published key and fails when one byte changes", async () => {
     const { lessons, course, quiz, learner, check } = await setting();
     for (const lesson of lessons) await setLessonDone(handle.db, learner, lesson.id, true);
-    await takeQuiz(handle.db, learner, course, quiz, passAll);
+    await takeQuiz(handle.db, learner, course, quiz, rightAnswers());
     const certificate = (await issueCertificateIfComplete(handle.db, services, check))!;
 
     const header = decodeProtectedHeader(certificate.credential);
@@ -241,7 +229,7 @@ describe("verification, revocation and re-issue", () => {
   it("says valid, then expired past its date, then revoked with the reason, and publishes the revocation", async () => {
     const { lessons, course, quiz, learner, check } = await setting();
     for (const lesson of lessons) await setLessonDone(handle.db, learner, lesson.id, true);
-    await takeQuiz(handle.db, learner, course, quiz, passAll);
+    await takeQuiz(handle.db, learner, course, quiz, rightAnswers());
     const certificate = (await issueCertificateIfComplete(handle.db, services, check))!;
 
     expect(await verifyCertificateCode(handle.db, certificate.code)).toMatchObject({
@@ -281,7 +269,7 @@ describe("verification, revocation and re-issue", () => {
   it("re-issues after a name correction, once; only an admin; the learner alone downloads theirs", async () => {
     const { lessons, course, quiz, learner, check } = await setting();
     for (const lesson of lessons) await setLessonDone(handle.db, learner, lesson.id, true);
-    await takeQuiz(handle.db, learner, course, quiz, passAll);
+    await takeQuiz(handle.db, learner, course, quiz, rightAnswers());
     const first = (await issueCertificateIfComplete(handle.db, services, check))!;
     const stranger = await createUser(handle.db);
     expect(await refusal(getOwnCertificate(handle.db, stranger, first.code))).toMatchObject({ code: "not_found" });

@@ -10,11 +10,12 @@ import type { CampusAuth } from "~/.server/auth/express";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { quizAttempts, quizzes } from "~/.server/db/schema";
 import { loader as courseLoader } from "~/routes/dashboard/formation";
-import { loader as lessonLoader } from "~/routes/dashboard/lecon";
+import { action as lessonAction, loader as lessonLoader } from "~/routes/dashboard/lecon";
+import { getToast } from "~/.server/toast";
 import { action as quizAction, loader as quizLoader } from "~/routes/dashboard/quiz";
 import { action as attemptAction, loader as attemptLoader } from "~/routes/dashboard/quiz-tentative";
-import { createCourse, createQuiz, createUser, enrol, type TestUser } from "../factories";
-import { createTestAuth } from "../setup/auth";
+import { createCourse, createQuiz, createUser, enrol, rightAnswers, takeQuiz, type TestUser } from "../factories";
+import { createTestAuth, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
 import { routeCaller } from "../setup/routes";
 
@@ -90,6 +91,46 @@ describe("the way in", () => {
     ).data as { quizzes: Array<{ id: number }> };
     expect(first.quizzes).toEqual([]);
     expect(last.quizzes.map((item) => item.id)).toEqual([quiz.id]);
+  });
+
+  it("sends a learner who has done every lesson to the required quiz: the lesson's toast, then the course home's first button", async () => {
+    const { course, lessons, quiz, learner } = await setting();
+    const coursePath = `/dashboard/formations/${course.slug}`;
+    const home = async () =>
+      (await call(courseLoader, learner, coursePath, { params: { slug: course.slug } })).data as {
+        nextQuiz?: { title: string; href: string; resume: boolean };
+      };
+    const markDone = async (lessonId: number) => {
+      let response: Response | undefined;
+      const params = { slug: course.slug, lessonId: String(lessonId) };
+      const outcome = await call(
+        async (args: never) => (response = (await lessonAction(args)) as Response),
+        learner,
+        `${coursePath}/lecons/${lessonId}`,
+        { form: { intent: "done" }, params },
+      );
+      expect(outcome.status).toBe(303);
+      const cookie = response!.headers.get("set-cookie")!.split(";")[0]!;
+      return (await getToast(new Request(TEST_PUBLIC_URL, { headers: { cookie } }))).toast;
+    };
+
+    expect(await markDone(lessons[0]!.id)).toMatchObject({ title: "Leçon terminée", description: "Progression : 50 %" });
+    expect((await home()).nextQuiz).toBeUndefined();
+    expect(await markDone(lessons[1]!.id)).toMatchObject({
+      title: "Toutes les leçons sont terminées !",
+      description: `Réussissez « ${quiz.title} » pour obtenir votre certificat.`,
+    });
+    expect((await home()).nextQuiz).toEqual({ title: quiz.title, href: `${coursePath}/quiz/${quiz.id}`, resume: false });
+
+    // An attempt opened and left: the button resumes it.
+    const { attemptId } = await start(learner, `${coursePath}/quiz/${quiz.id}`, { slug: course.slug, quizId: String(quiz.id) });
+    expect((await home()).nextQuiz?.resume).toBe(true);
+    await handle.db.delete(quizAttempts).where(eq(quizAttempts.id, Number(attemptId)));
+
+    // Passed: nothing waits any more, and marking a lesson done again says the course is finished.
+    await takeQuiz(handle.db, learner, course, quiz, rightAnswers("Tombouctou-secret"));
+    expect((await home()).nextQuiz).toBeUndefined();
+    expect(await markDone(lessons[1]!.id)).toMatchObject({ title: "Formation terminée !" });
   });
 
   it("counts only this learner's attempts at this course's quizzes, and shows none to the teacher's preview", async () => {

@@ -13,7 +13,7 @@ export function ProgressBar({ value, label }: { value: number; label: string }) 
       >
         <div className="h-full rounded-full bg-brand-700" style={{ width: `${percent}%` }} />
       </div>
-      <span className="w-12 text-right text-sm font-semibold text-slate-900 tabular-nums">{percent} %</span>
+      <span className="min-w-12 shrink-0 text-right text-sm font-semibold whitespace-nowrap text-slate-900 tabular-nums">{percent} %</span>
     </div>
   );
 }

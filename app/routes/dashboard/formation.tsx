@@ -20,6 +20,7 @@ import { ProgressBar } from "~/components/learning/progress-bar";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
 import { learnerSessionView } from "~/lib/live-sessions";
+import { nextRequiredQuiz } from "~/lib/quiz";
 import { asLearner } from "./learner-access.server";
 import type { Route } from "./+types/formation";
 import { LearnerRouteError } from "~/components/learning/learner-route-error";
@@ -41,6 +42,8 @@ export async function loader(args: Route.LoaderArgs) {
   ]);
   // Quizzes are taken by the course's learners (a teacher's preview has no enrolment).
   const quizzes = enrolment ? courseQuizzes : [];
+  // Every lesson done: a required quiz still to pass is what the learner does next.
+  const nextQuiz = enrolment?.status === "completed" ? nextRequiredQuiz(quizzes) : undefined;
   return {
     userId: user.id,
     canReview: Boolean(enrolment),
@@ -60,6 +63,11 @@ export async function loader(args: Route.LoaderArgs) {
     resumeHref: resume ? `/dashboard/formations/${course.slug}/lecons/${resume.lessonId}` : null,
     started: lessons.some((lesson) => lesson.done) || Boolean(enrolment?.lastLessonId),
     quizzes,
+    nextQuiz: nextQuiz && {
+      title: nextQuiz.title,
+      href: `/dashboard/formations/${course.slug}/quiz/${nextQuiz.id}`,
+      resume: nextQuiz.inProgressId !== null,
+    },
   };
 }
 
@@ -89,7 +97,8 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? l
 
 /** A followed course's home: progress, "Continuer", the next live session, the lessons. */
 export default function LearnerCoursePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { userId, course, sessions, nextLive, progress, completed, lessons, resumeHref, started, quizzes, canReview, review } = loaderData;
+  const { userId, course, sessions, nextLive, progress, completed, lessons, resumeHref, started, quizzes, nextQuiz, canReview, review } =
+    loaderData;
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <div>
@@ -114,9 +123,25 @@ export default function LearnerCoursePage({ loaderData, actionData }: Route.Comp
         {progress !== null ? (
           <div className="mt-3">{<ProgressBar value={progress} label={`Progression dans ${course.title}`} />}</div>
         ) : null}
-        {resumeHref ? (
+        {nextQuiz ? (
+          <>
+            <p className="mt-3 text-slate-700">
+              Toutes les leçons sont terminées. Réussissez « {nextQuiz.title} » pour obtenir votre certificat.
+            </p>
+            <div className="mt-4 flex flex-wrap gap-3">
+              <Link to={nextQuiz.href} className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })}>
+                {nextQuiz.resume ? "Reprendre l'évaluation" : "Passer l'évaluation"}
+              </Link>
+              {resumeHref ? (
+                <Link to={resumeHref} className={buttonClasses({ variant: "outline", size: "lg", className: "w-full sm:w-auto" })}>
+                  Revoir les leçons
+                </Link>
+              ) : null}
+            </div>
+          </>
+        ) : resumeHref ? (
           <Link to={resumeHref} className={buttonClasses({ size: "lg", className: "mt-4 w-full sm:w-auto" })}>
-            {started ? "Continuer" : "Commencer la formation"}
+            {completed ? "Revoir les leçons" : started ? "Continuer" : "Commencer la formation"}
           </Link>
         ) : (
           <p className="mt-3 text-slate-700">Les leçons de cette formation arrivent bientôt : vous serez prévenu par e-mail.</p>

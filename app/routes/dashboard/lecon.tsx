@@ -15,6 +15,7 @@ import { LearnerQuizList } from "~/components/quizzes/learner-quiz-list";
 import { Alert } from "~/components/ui/alert";
 import { buttonClasses } from "~/components/ui/button";
 import { isQuizAttempt, queueProgress } from "~/lib/offline/outbox";
+import { nextRequiredQuiz } from "~/lib/quiz";
 import { choiceOfParam, chooseVideo } from "~/lib/video-quality";
 import { asLearner } from "./learner-access.server";
 import type { Route } from "./+types/lecon";
@@ -73,15 +74,20 @@ export async function action(args: Route.ActionArgs) {
   const parsed = doneSchema.safeParse(Object.fromEntries(await args.request.formData()));
   const here = args.url.pathname;
   if (!parsed.success) return redirectWithToast(here, { type: "error", title: "Erreur", description: "Action inconnue." }, { status: 303 });
+  const db = args.context.get(dbContext);
   const { enrolment } = await asLearner(args.params.slug, () =>
-    setLessonDone(args.context.get(dbContext), user, lessonIdOf(args.params), parsed.data.intent === "done"),
+    setLessonDone(db, user, lessonIdOf(args.params), parsed.data.intent === "done"),
   );
+  const completed = parsed.data.intent === "done" && enrolment.status === "completed";
+  const nextQuiz = completed ? nextRequiredQuiz(await listLearnerQuizzes(db, user, args.params.slug)) : undefined;
   const toast =
     parsed.data.intent === "undone"
       ? { title: "Leçon à refaire", description: `Progression : ${enrolment.progress} %` }
-      : enrolment.status === "completed"
-        ? { title: "Formation terminée !", description: "Vous avez terminé toutes les leçons. Bravo !" }
-        : { title: "Leçon terminée", description: `Progression : ${enrolment.progress} %` };
+      : nextQuiz
+        ? { title: "Toutes les leçons sont terminées !", description: `Réussissez « ${nextQuiz.title} » pour obtenir votre certificat.` }
+        : completed
+          ? { title: "Formation terminée !", description: "Vous avez terminé toutes les leçons. Bravo !" }
+          : { title: "Leçon terminée", description: `Progression : ${enrolment.progress} %` };
   return redirectWithToast(here, { type: "success", ...toast }, { status: 303 });
 }
 
