@@ -82,7 +82,15 @@ test("a learner retakes the quiz, reloads mid-attempt, passes, and is certified"
   // A reload (a dropped connection) loses nothing.
   await page.reload();
   await expect(page.getByText("4 réponses données sur 8")).toBeVisible();
+  // Sent with questions unanswered: the page asks first, and takes the learner back to them.
+  await page.getByRole("button", { name: "Terminer et envoyer" }).click();
+  const unanswered = page.getByRole("alert").filter({ hasText: "sans réponse" });
+  await expect(unanswered).toContainText("4 questions sur 8 sans réponse.");
+  await page.getByRole("link", { name: "Répondre aux questions" }).click();
+  await expect(unanswered).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
   for (let index = 4; index < count; index += 1) await answer(index);
+  await expect(unanswered).toHaveCount(0);
   await page.getByRole("button", { name: "Terminer et envoyer" }).click();
   await expect(page.getByRole("heading", { name: /Réussi · 100/ })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Corrections" })).toBeVisible();

@@ -187,7 +187,7 @@ describe("the way in", () => {
         form: { intent: "save", [`answers.${trueFalse!.id}`]: "true", ...answers },
         params: attemptParams,
       });
-      await call(attemptAction, learner, path, { form: { intent: "submit" }, params: attemptParams });
+      await call(attemptAction, learner, path, { form: { intent: "submit", confirmed: "yes" }, params: attemptParams });
       return ((await call(attemptLoader, learner, path, { params: attemptParams })).data as GradedPage).attempt;
     };
     const failed = await sendAttempt(false);
@@ -271,6 +271,42 @@ describe("an attempt", () => {
     expect(after.attempt.score).toBe(100);
   });
 
+  it("asks before sending with questions unanswered, keeping the answers given, but not once the time is up", async () => {
+    const { learner, base, params } = await setting({ timeLimitMinutes: 5 });
+    const { path, attemptParams } = await start(learner, base, params);
+    const { questions } = (await call(attemptLoader, learner, path, { params: attemptParams })).data as OpenPage;
+    // Without JavaScript the whole form comes: one answer of three.
+    const asked = await call(attemptAction, learner, path, {
+      form: { intent: "submit", [`answers.${questions[1]!.id}`]: "true", [`answers.${questions[2]!.id}`]: "" },
+      params: attemptParams,
+    });
+    expect(asked).toMatchObject({ status: 200, data: { unanswered: 2 } });
+    const still = (await call(attemptLoader, learner, path, { params: attemptParams })).data as OpenPage;
+    expect(still).toMatchObject({ state: "open", answers: { [questions[1]!.id]: "true" } });
+    const page = async () => (await call(quizLoader, learner, base, { params })).data as { attemptsLeft: number };
+    expect((await page()).attemptsLeft).toBe(2); // the open attempt counts, nothing more
+
+    // Confirmed, with one more answer given meanwhile: graded on both.
+    const sent = await call(attemptAction, learner, path, {
+      form: { intent: "submit", confirmed: "yes", [`answers.${questions[0]!.id}`]: "1" },
+      params: attemptParams,
+    });
+    expect(sent).toMatchObject({ status: 303, location: path });
+    expect(((await call(attemptLoader, learner, path, { params: attemptParams })).data as GradedPage).attempt.score).toBeCloseTo(66.67, 2);
+
+    // Time up: the countdown's submit is graded at once on what was saved, whatever is unanswered.
+    const late = await start(learner, base, params);
+    await handle.db
+      .update(quizAttempts)
+      .set({ deadlineAt: new Date(Date.now() - 1000) })
+      .where(eq(quizAttempts.id, Number(late.attemptId)));
+    expect(await call(attemptAction, learner, late.path, { form: { intent: "submit" }, params: late.attemptParams })).toMatchObject({
+      status: 303,
+      location: late.path,
+    });
+    expect(((await call(attemptLoader, learner, late.path, { params: late.attemptParams })).data as GradedPage).state).toBe("graded");
+  });
+
   it("is nobody else's: another learner of the course gets a 404", async () => {
     const { learner, base, params, course } = await setting();
     const { path, attemptParams } = await start(learner, base, params);
@@ -307,7 +343,7 @@ describe("an attempt", () => {
   it("stops at the attempts limit with a clear message", async () => {
     const { learner, base, params } = await setting({ maxAttempts: 1 });
     const { path, attemptParams } = await start(learner, base, params);
-    await call(attemptAction, learner, path, { form: { intent: "submit" }, params: attemptParams });
+    await call(attemptAction, learner, path, { form: { intent: "submit", confirmed: "yes" }, params: attemptParams });
     const again = await call(quizAction, learner, base, { form: {}, params });
     expect(again).toMatchObject({ status: 303, location: base });
     const page = (await call(quizLoader, learner, base, { params })).data as { attemptsLeft: number };

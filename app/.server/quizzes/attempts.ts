@@ -292,6 +292,32 @@ export async function saveAnswers(db: Database, actor: Actor, attemptId: number,
 }
 
 /**
+ * Before "Terminer et envoyer" grades an open attempt that has questions left without an answer,
+ * the learner confirms (a tap on the wrong button would spend an attempt): the answers given are
+ * saved, and this says how many questions are still unanswered. None once the attempt is closed or
+ * its time is up, when nothing more can be given and the submit grades what was saved.
+ */
+export async function unansweredBeforeSubmit(
+  db: Database,
+  actor: Actor,
+  attemptId: number,
+  answers: Record<string, string> = {},
+  now = new Date(),
+): Promise<number> {
+  if (Object.keys(answers).length > 0) {
+    try {
+      await saveAnswers(db, actor, attemptId, answers, now);
+    } catch (error) {
+      if (error instanceof AppError && error.code === "conflict") return 0;
+      throw error;
+    }
+  }
+  const { attempt } = await ownAttempt(db, actor, attemptId);
+  if (attempt.status !== "in_progress" || pastDeadline(attempt, now)) return 0;
+  return attempt.questions.filter((question) => !attempt.answers[question.id]).length;
+}
+
+/**
  * "Terminer et envoyer": the last answers saved (unless the time is up: then only what was saved
  * before the deadline counts), the attempt graded on the server and closed. A second submit, or
  * one racing the deadline job, changes nothing: the attempt row is locked and graded once.

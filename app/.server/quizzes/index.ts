@@ -25,6 +25,7 @@ export {
   saveAnswers,
   startAttempt,
   submitAttempt,
+  unansweredBeforeSubmit,
 } from "./attempts";
 export {
   bestQuizScores,

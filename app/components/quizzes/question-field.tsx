@@ -1,6 +1,8 @@
 import { plural } from "~/lib/format";
 import { ANSWER_PREFIX, type PublicQuestion } from "~/lib/quiz";
 
+export const questionFieldId = (questionId: string) => `question-${questionId}`;
+
 /**
  * One question of a quiz as its learner answers it (an attempt's page, or the quiz answered
  * offline): radio buttons for a QCM or Vrai/Faux, a text field for a short answer, named
@@ -22,7 +24,8 @@ export function QuestionField({
   onTextDone?: (value: string) => void;
 }) {
   const name = `${ANSWER_PREFIX}${question.id}`;
-  const legendId = `question-${question.id}`;
+  // The question's anchor (its field, or its group of choices): "Répondre aux questions" goes there.
+  const fieldId = questionFieldId(question.id);
   const heading = (
     <span className="flex flex-wrap items-baseline justify-between gap-2">
       <span className="font-semibold text-slate-900">
@@ -34,11 +37,11 @@ export function QuestionField({
   if (question.type === "short_answer") {
     return (
       <div className="rounded-lg border border-slate-200 bg-white p-4">
-        <label htmlFor={legendId} className="block">
+        <label htmlFor={fieldId} className="block">
           {heading}
         </label>
         <input
-          id={legendId}
+          id={fieldId}
           name={name}
           type="text"
           maxLength={500}
@@ -59,7 +62,7 @@ export function QuestionField({
         ]
       : question.options.map((option, optionIndex) => ({ value: String(optionIndex), label: option }));
   return (
-    <fieldset className="rounded-lg border border-slate-200 bg-white p-4">
+    <fieldset id={fieldId} className="rounded-lg border border-slate-200 bg-white p-4">
       <legend className="sr-only">
         Question {index + 1} : {question.question}
       </legend>

@@ -3,10 +3,10 @@ import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, useFetcher, useNavigation, type ShouldRevalidateFunctionArgs, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { isAppError } from "~/.server/errors";
-import { getLearnerAttempt, saveAnswers, submitAttempt } from "~/.server/quizzes";
+import { getLearnerAttempt, saveAnswers, submitAttempt, unansweredBeforeSubmit } from "~/.server/quizzes";
 import { redirectWithToast } from "~/.server/toast";
 import { usePendingEntries } from "~/components/offline/offline-sync";
-import { QuestionField } from "~/components/quizzes/question-field";
+import { QuestionField, questionFieldId } from "~/components/quizzes/question-field";
 import { Alert } from "~/components/ui/alert";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
@@ -76,7 +76,14 @@ export async function action(args: Route.ActionArgs) {
   return asLearner(args.params.slug, async () => {
     try {
       if (intent === "submit") {
-        const attempt = await submitAttempt(db, user, attemptId, answers);
+        // Questions left without an answer: the learner confirms first (the page says how many).
+        const checked = form.get("confirmed") !== "yes";
+        if (checked) {
+          const unanswered = await unansweredBeforeSubmit(db, user, attemptId, answers);
+          if (unanswered > 0) return data({ ok: false as const, message: null, closed: false, unanswered });
+        }
+        // Answers checked above are saved already.
+        const attempt = await submitAttempt(db, user, attemptId, checked ? {} : answers);
         if (attempt.status === "expired")
           return redirectWithToast(
             here,
@@ -123,7 +130,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [
   { title: loaderData ? `Tentative ${loaderData.attempt.attemptNumber} · ${loaderData.quiz.title}` : "Quiz" },
 ];
 
-export default function AttemptPage({ loaderData }: Route.ComponentProps) {
+export default function AttemptPage({ loaderData, actionData }: Route.ComponentProps) {
   const base = `/dashboard/formations/${loaderData.course.slug}/quiz/${loaderData.quiz.id}`;
   return (
     <div className="mx-auto max-w-3xl space-y-6">
@@ -145,7 +152,11 @@ export default function AttemptPage({ loaderData }: Route.ComponentProps) {
         </h1>
       </div>
       {loaderData.state === "open" ? (
-        <OpenAttempt key={loaderData.attempt.id} {...loaderData} />
+        <OpenAttempt
+          key={loaderData.attempt.id}
+          {...loaderData}
+          unansweredAtSubmit={actionData && "unanswered" in actionData ? actionData.unanswered : 0}
+        />
       ) : (
         <GradedAttempt {...loaderData} base={base} />
       )}
@@ -188,7 +199,17 @@ function Countdown({ seconds, deadlineLabel, onElapsed }: { seconds: number; dea
   );
 }
 
-function OpenAttempt({ userId, course, quiz, attempt, questions, answers, deadline, secondsLeft: seconds }: OpenData) {
+function OpenAttempt({
+  userId,
+  course,
+  quiz,
+  attempt,
+  questions,
+  answers,
+  deadline,
+  secondsLeft: seconds,
+  unansweredAtSubmit,
+}: OpenData & { unansweredAtSubmit: number }) {
   const fetcher = useFetcher<typeof action>();
   const navigation = useNavigation();
   const form = useRef<HTMLFormElement>(null);
@@ -251,11 +272,17 @@ function OpenAttempt({ userId, course, quiz, attempt, questions, answers, deadli
           : fetcher.data.message
         : null;
 
+  // Time up: sent as it is, without asking about the questions left.
   const submitNow = () => {
     const element = form.current;
     const button = element?.querySelector<HTMLButtonElement>('button[value="submit"]');
+    const confirmed = element?.querySelector<HTMLInputElement>('input[name="confirmed"]');
+    if (confirmed) confirmed.value = "yes";
     if (element && button) element.requestSubmit(button);
   };
+  // "Terminer et envoyer" with questions unanswered came back asking to confirm (until they all are).
+  const unanswered = questions.filter((question) => !answered.has(question.id));
+  const confirming = unansweredAtSubmit > 0 && unanswered.length > 0;
 
   return (
     <>
@@ -278,7 +305,7 @@ function OpenAttempt({ userId, course, quiz, attempt, questions, answers, deadli
             </li>
           ))}
         </ol>
-        <div className="sticky bottom-0 -mx-4 space-y-3 border-t border-slate-200 bg-white/95 px-4 py-4 sm:static sm:mx-0 sm:rounded-lg sm:border sm:px-5">
+        <div className="sticky bottom-0 -mx-4 space-y-3 border-t border-slate-200 bg-white px-4 py-4 sm:static sm:mx-0 sm:rounded-lg sm:border sm:px-5">
           <Alert tone="warning">{offlineMessage}</Alert>
           {kept ? (
             <p role="status" className="flex items-start gap-2 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-950">
@@ -286,25 +313,54 @@ function OpenAttempt({ userId, course, quiz, attempt, questions, answers, deadli
               Vos réponses sont gardées sur cet appareil : elles seront envoyées et corrigées dès le retour du réseau.
             </p>
           ) : null}
+          {confirming ? (
+            <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950">
+              <span className="font-semibold">
+                {plural(unanswered.length, "question", "questions")} sur {questions.length} sans réponse.
+              </span>{" "}
+              Une fois envoyée, la tentative est corrigée et comptée.
+            </div>
+          ) : null}
           <p className="text-sm text-slate-700" aria-live="polite">
             {plural(answered.size, "réponse donnée", "réponses données")} sur {questions.length}
             {status ? ` · ${status}` : ""}
           </p>
+          <input type="hidden" name="confirmed" value={confirming ? "yes" : ""} />
           <div className="flex flex-col gap-2 sm:flex-row">
             <button type="submit" name="intent" value="submit" className={buttonClasses({ size: "lg" })} disabled={sending || kept}>
-              {sending ? "Envoi..." : "Terminer et envoyer"}
+              {sending ? "Envoi..." : confirming ? "Envoyer quand même" : "Terminer et envoyer"}
             </button>
-            <button
-              type="submit"
-              name="intent"
-              value="save"
-              className={buttonClasses({ variant: "outline", size: "lg" })}
-              disabled={sending}
-            >
-              Enregistrer mes réponses
-            </button>
+            {confirming ? (
+              <a
+                href={`#${questionFieldId(unanswered[0]!.id)}`}
+                onClick={(event) => {
+                  // In place: a navigation to the anchor would drop the confirmation.
+                  const field = document.getElementById(questionFieldId(unanswered[0]!.id));
+                  if (!field) return;
+                  event.preventDefault();
+                  field.scrollIntoView({ block: "center" });
+                  const input = field instanceof HTMLInputElement ? field : field.querySelector("input");
+                  input?.focus({ preventScroll: true });
+                }}
+                className={buttonClasses({ variant: "outline", size: "lg" })}
+              >
+                Répondre aux questions
+              </a>
+            ) : (
+              <button
+                type="submit"
+                name="intent"
+                value="save"
+                className={buttonClasses({ variant: "outline", size: "lg" })}
+                disabled={sending}
+              >
+                Enregistrer mes réponses
+              </button>
+            )}
           </div>
-          <p className="text-xs text-slate-600">Vos réponses sont gardées sur le serveur : vous pouvez fermer la page et revenir.</p>
+          {confirming ? null : (
+            <p className="text-xs text-slate-600">Vos réponses sont gardées sur le serveur : vous pouvez fermer la page et revenir.</p>
+          )}
         </div>
       </Form>
     </>
