@@ -342,11 +342,20 @@ describe("an attempt", () => {
 
   it("stops at the attempts limit with a clear message", async () => {
     const { learner, base, params } = await setting({ maxAttempts: 1 });
+    expect(((await call(quizLoader, learner, base, { params })).data as { askForHelp: unknown }).askForHelp).toBeNull();
     const { path, attemptParams } = await start(learner, base, params);
     await call(attemptAction, learner, path, { form: { intent: "submit", confirmed: "yes" }, params: attemptParams });
     const again = await call(quizAction, learner, base, { form: {}, params });
     expect(again).toMatchObject({ status: 303, location: base });
-    const page = (await call(quizLoader, learner, base, { params })).data as { attemptsLeft: number };
+    const page = (await call(quizLoader, learner, base, { params })).data as {
+      attemptsLeft: number;
+      askForHelp: { href: string; who: string } | null;
+    };
     expect(page.attemptsLeft).toBe(0);
+    // Failed with nothing left: the way to the course's teacher, who can talk it through.
+    expect(page.askForHelp).toEqual({
+      href: `/dashboard/messages/nouveau?avec=${encodeURIComponent(teacher.id)}`,
+      who: "votre enseignant",
+    });
   });
 });

@@ -29,7 +29,11 @@ const QUIZ_NOT_FOUND = "Quiz introuvable.";
 async function learnerQuiz(db: Database, actor: Actor, slug: string, quizId: number) {
   if (!Number.isSafeInteger(quizId) || quizId <= 0) throw AppError.notFound(QUIZ_NOT_FOUND);
   const [row] = await db
-    .select({ quiz: quizzes, course: { id: courses.id, slug: courses.slug, title: courses.title }, enrolment: enrolments })
+    .select({
+      quiz: quizzes,
+      course: { id: courses.id, slug: courses.slug, title: courses.title, instructorId: courses.instructorId },
+      enrolment: enrolments,
+    })
     .from(quizzes)
     .innerJoin(courses, eq(quizzes.courseId, courses.id))
     .leftJoin(enrolments, and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, actor.id)))

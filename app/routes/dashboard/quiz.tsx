@@ -1,4 +1,4 @@
-import { ClipboardCheck, Clock, CloudUpload, RotateCcw, Target } from "~/components/icons";
+import { ClipboardCheck, Clock, CloudUpload, MessageSquare, RotateCcw, Target } from "~/components/icons";
 import { useState } from "react";
 import { Form, Link, useNavigation, useRevalidator, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
@@ -25,6 +25,13 @@ export async function loader(args: Route.LoaderArgs) {
   return {
     userId: user.id,
     course: { slug: view.course.slug, title: view.course.title },
+    // Every attempt spent on a quiz still to pass: the teacher (else the institute) can talk it through.
+    askForHelp:
+      view.attemptsLeft > 0 || view.passed
+        ? null
+        : view.course.instructorId
+          ? { href: `/dashboard/messages/nouveau?avec=${encodeURIComponent(view.course.instructorId)}`, who: "votre enseignant" }
+          : { href: "/dashboard/messages/nouveau", who: "l'institut" },
     quiz: view.quiz,
     offlineQuestions: view.offlineQuestions,
     attempts: view.attempts.map((attempt) => ({
@@ -77,7 +84,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? `
  * a timed one says it needs the network.
  */
 export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
-  const { userId, course, quiz, offlineQuestions, attempts, inProgress, attemptsLeft, bestScore, passed } = loaderData;
+  const { userId, course, quiz, offlineQuestions, attempts, inProgress, attemptsLeft, bestScore, passed, askForHelp } = loaderData;
   const navigation = useNavigation();
   const revalidator = useRevalidator();
   const starting = navigation.state !== "idle" && navigation.formMethod === "POST";
@@ -187,7 +194,18 @@ export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
               </button>
             </Form>
           ) : (
-            <p className="rounded-md bg-slate-100 px-4 py-3 text-slate-800">Vous avez utilisé toutes vos tentatives pour ce quiz.</p>
+            <div className="space-y-3 rounded-md bg-slate-100 px-4 py-3 text-slate-800">
+              <p>
+                Vous avez utilisé toutes vos tentatives pour ce quiz.
+                {askForHelp && quiz.required ? ` Il est obligatoire pour le certificat : écrivez à ${askForHelp.who} pour en parler.` : ""}
+              </p>
+              {askForHelp ? (
+                <Link to={askForHelp.href} className={buttonClasses({ variant: "outline", size: "sm" })}>
+                  <MessageSquare aria-hidden="true" className="size-4" />
+                  Écrire à {askForHelp.who}
+                </Link>
+              ) : null}
+            </div>
           )}
         </div>
       </section>
@@ -200,7 +218,7 @@ export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
           <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
             {attempts.map((attempt) => (
               <li key={attempt.id} className="flex flex-wrap items-center gap-3 p-4">
-                <div className="min-w-0 flex-1">
+                <div className="min-w-0 flex-1 basis-48">
                   <p className="font-medium text-slate-900">Tentative {attempt.attemptNumber}</p>
                   <p className="text-sm text-slate-600">
                     {attempt.inProgress
