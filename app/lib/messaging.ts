@@ -3,6 +3,7 @@
  * message, and the address that opens a conversation with someone.
  */
 import { LIMITS } from "./limits";
+import { canTeach, type Role } from "./roles";
 
 /** A message's longest text. */
 export const MESSAGE_MAX_LENGTH = LIMITS.longText;
@@ -25,3 +26,10 @@ export const conversationHref = (conversationId: number, area: MessagingArea = "
  */
 export const messageUserHref = (userId: string, area: MessagingArea = "dashboard") =>
   `${messagesPath(area)}/nouveau?avec=${encodeURIComponent(userId)}`;
+
+/** Whom a person may start a conversation with, as the new-conversation pane says it (the messaging policy's rules). */
+export function contactsHint(role: Role): string {
+  if (role === "admin") return "Vous pouvez écrire à toute personne inscrite.";
+  if (canTeach(role)) return "Vous pouvez écrire aux apprenants de vos formations et à l'administration.";
+  return "Vous pouvez écrire aux enseignants de vos formations et à l'administration.";
+}

@@ -247,6 +247,13 @@ describe("the messaging screen", () => {
 
     const page = await call(loader, learner, `/dashboard/messages/nouveau?avec=${teacher.id}`);
     expect(page.data).toMatchObject({ newConversation: { person: { id: teacher.id, role: "teacher" } } });
+    // The pane says whom each may write to, as the policy has it.
+    expect((await call(loader, learner, "/dashboard/messages/nouveau")).data).toMatchObject({
+      newConversation: { hint: "Vous pouvez écrire aux enseignants de vos formations et à l'administration." },
+    });
+    expect((await call(loader, teacher, "/teacher/messages/nouveau")).data).toMatchObject({
+      newConversation: { hint: "Vous pouvez écrire aux apprenants de vos formations et à l'administration." },
+    });
     const started = await call(action, learner, "/dashboard/messages/nouveau", {
       intent: "start",
       avec: teacher.id,

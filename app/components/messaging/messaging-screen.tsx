@@ -55,7 +55,7 @@ export type MessagingData = {
   clientKey: string;
   conversations: ConversationItemView[];
   conversation: ConversationPaneView | null;
-  newConversation: { person: PersonView | null; contacts: PersonView[] | null; q: string } | null;
+  newConversation: { person: PersonView | null; contacts: PersonView[] | null; q: string; hint: string } | null;
 };
 
 const nameParts = (name: string) => {
@@ -547,9 +547,7 @@ function NewConversation({
             Rechercher
           </Button>
         </Form>
-        <p className="text-sm text-slate-600">
-          Vous pouvez écrire aux enseignants de vos formations, à vos apprenants et à l'administration.
-        </p>
+        <p className="text-sm text-slate-600">{view.hint}</p>
         {view.contacts?.length ? (
           <ul className="divide-y divide-slate-100 rounded-md border border-slate-200" data-testid="contacts">
             {view.contacts.map((person) => (

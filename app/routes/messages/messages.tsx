@@ -14,7 +14,7 @@ import {
 } from "~/.server/messaging";
 import { MessagingScreen } from "~/components/messaging/messaging-screen";
 import { formatChatTime, formatDateTime, formatListDate } from "~/lib/dates";
-import { conversationHref, type MessagingArea } from "~/lib/messaging";
+import { contactsHint, conversationHref, type MessagingArea } from "~/lib/messaging";
 import { searchQuerySchema, serialIdSchema, textIdSchema } from "~/lib/schemas";
 import type { Route } from "./+types/messages";
 
@@ -68,10 +68,10 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     if (withId.success) {
       const { person, conversationId } = await orHttpError(getCorrespondent(db, user, withId.data));
       if (conversationId) throw redirect(conversationHref(conversationId, area));
-      newConversation = { person, contacts: null, q: "" };
+      newConversation = { person, contacts: null, q: "", hint: contactsHint(user.role) };
     } else {
       const who = searchQuerySchema.parse(url.searchParams.get("personne") ?? undefined);
-      newConversation = { person: null, contacts: await listContacts(db, user, { q: who }), q: who };
+      newConversation = { person: null, contacts: await listContacts(db, user, { q: who }), q: who, hint: contactsHint(user.role) };
     }
   }
 
