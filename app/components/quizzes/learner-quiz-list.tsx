@@ -38,7 +38,7 @@ export function LearnerQuizList({ slug, quizzes }: { slug: string; quizzes: Lear
         return (
           <li key={quiz.id} className="flex flex-wrap items-center gap-3 rounded-lg border border-slate-200 bg-white p-4">
             <ClipboardCheck aria-hidden="true" className="size-6 shrink-0 text-brand-700" />
-            <div className="min-w-0 flex-1">
+            <div className="min-w-0 flex-1 basis-48">
               <p className="font-semibold text-slate-900">{quiz.title}</p>
               <p className="text-sm text-slate-600">
                 {plural(quiz.questionCount, "question", "questions")}

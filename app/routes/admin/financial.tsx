@@ -607,7 +607,7 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
                         <td className="py-3 pr-3">
                           <span className="font-medium text-slate-900">{refund ? "Remboursement" : "Inscription"}</span>
                           <span className="block text-xs text-slate-600">
-                            {paymentMethodLabels[payment.method]} · {payment.reference}
+                            {paymentMethodLabels[payment.method]} · <span className="whitespace-nowrap">{payment.reference}</span>
                           </span>
                         </td>
                         <td className="py-3 pr-3 text-slate-900">{payment.courseTitle}</td>

@@ -470,7 +470,7 @@ function Analytics({ analytics }: { analytics: NonNullable<NonNullable<LoaderDat
           <ol className="mt-3 divide-y divide-slate-200">
             {questions.map((question) => (
               <li key={question.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
-                <span className="min-w-0 flex-1 text-slate-900">
+                <span className="min-w-0 flex-1 basis-56 text-slate-900">
                   {question.position}. {question.question}
                 </span>
                 <span className="text-sm text-slate-600">
