@@ -114,7 +114,9 @@ export default function AdminCertificatesPage({ loaderData, actionData }: Route.
 
       {certificates.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-700">
-          Aucun certificat ne correspond à cette recherche.
+          {q || statut
+            ? "Aucun certificat ne correspond à cette recherche."
+            : "Aucun certificat délivré pour l'instant : le système en délivre un quand un apprenant termine toutes les leçons d'une formation et réussit ses quiz obligatoires."}
         </p>
       ) : (
         <ul className="space-y-3">
