@@ -18,6 +18,7 @@ import { loader as badgeLoader } from "~/routes/dashboard/certificat-badge";
 import { loader as pdfLoader } from "~/routes/dashboard/certificat-pdf";
 import { loader as certificatesLoader } from "~/routes/dashboard/certificates";
 import { loader as dashboardLoader } from "~/routes/dashboard/index";
+import { loader as myCoursesLoader } from "~/routes/dashboard/formations";
 import { loader as publicPageLoader } from "~/routes/public/certificat";
 import { loader as formLoader } from "~/routes/public/certificats";
 import { loader as publishedLoader } from "~/routes/public/certificats-publics";
@@ -103,6 +104,34 @@ describe("Mes Certificats", () => {
 
     const dashboard = (await call(dashboardLoader, learner, "/dashboard")).data as { cards: { certificates: number } };
     expect(dashboard.cards.certificates).toBe(1);
+  });
+
+  it("keeps on the dashboard a course whose lessons are all done while its certificate waits on the quiz", async () => {
+    const { course, lessons } = await createCourse(handle.db, { instructor: teacher, priceFcfa: 0, lessons: [{}, {}] });
+    const quiz = await createQuiz(handle.db, teacher, course, { required: true });
+    const learner = await createUser(handle.db);
+    await enrol(handle.db, learner, course);
+    for (const lesson of lessons) await setLessonDone(handle.db, learner, lesson.id, true);
+    type Dashboard = {
+      inProgress: unknown[];
+      awaitingCertificate: Array<{ slug: string; lessonCount: number }>;
+      cards: { certificates: number };
+    };
+    const dashboard = async () => (await call(dashboardLoader, learner, "/dashboard")).data as Dashboard;
+    // No longer « en cours » (every lesson done), yet not finished: it stays, with what is left.
+    expect(await dashboard()).toMatchObject({ inProgress: [], awaitingCertificate: [{ slug: course.slug, lessonCount: 2 }] });
+    const finished = async () =>
+      (
+        (await call(myCoursesLoader, learner, "/dashboard/formations?onglet=terminees")).data as {
+          completed: Array<{ certified: boolean }>;
+        }
+      ).completed;
+    expect(await finished()).toEqual([expect.objectContaining({ certified: false })]);
+
+    await takeQuiz(handle.db, learner, course, quiz, rightAnswers());
+    await issueCertificateIfComplete(handle.db, testCertificates, { userId: learner.id, courseId: course.id });
+    expect(await dashboard()).toMatchObject({ awaitingCertificate: [], cards: { certificates: 1 } });
+    expect(await finished()).toEqual([expect.objectContaining({ certified: true })]);
   });
 
   it("gives the PDF (A4 landscape) and the signed badge to their learner only", async () => {

@@ -310,8 +310,19 @@ export async function listMyCertificates(db: Database, actor: Actor, now = new D
 }
 
 /** The number the student dashboard shows: current certificates that are not revoked. */
-export async function countMyCertificates(db: Database, actor: Actor) {
-  return db.$count(certificates, and(eq(certificates.userId, actor.id), isNull(certificates.replacedAt), eq(certificates.status, "valid")));
+/**
+ * The dashboard's view of the actor's certificates, in one query: how many are valid, and the
+ * courses certified (revoked or expired ones included: issued, not waiting on the learner).
+ */
+export async function myCertificateSummary(db: Database, actor: Actor): Promise<{ valid: number; courseIds: Set<number> }> {
+  const rows = await db
+    .select({ courseId: certificates.courseId, status: certificates.status })
+    .from(certificates)
+    .where(and(eq(certificates.userId, actor.id), isNull(certificates.replacedAt)));
+  return {
+    valid: rows.filter((row) => row.status === "valid").length,
+    courseIds: new Set(rows.map((row) => row.courseId).filter((id) => id !== null)),
+  };
 }
 
 /** For the reports read model: the current certificates of the given courses, with their state. */

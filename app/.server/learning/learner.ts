@@ -310,6 +310,10 @@ export async function getStudentDashboard(db: Database, actor: Actor, now = new 
       lessonCount: row.lessonCount,
       nextLiveAt: row.nextLiveAt && row.nextLiveAt > now ? row.nextLiveAt : null,
     })),
+    // Every lesson done: the certificate may still wait on a required quiz (the caller knows which).
+    finished: mine
+      .filter((row) => row.status === "completed")
+      .map((row) => ({ courseId: row.courseId, slug: row.slug, title: row.title, lessonCount: row.lessonCount })),
     pendingPayments: mine.filter((row) => row.status === "pending_payment"),
   };
 }

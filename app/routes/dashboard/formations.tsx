@@ -4,6 +4,7 @@ import { z } from "zod";
 import { listCategories } from "~/.server/catalogue";
 import { dbContext, userContext } from "~/.server/context";
 import { listAvailableCourses, listMyEnrolments } from "~/.server/learning";
+import { myCertificateSummary } from "~/.server/certificates";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
 import { FilterBar } from "~/components/ui/filter-bar";
@@ -45,7 +46,8 @@ export async function loader(args: Route.LoaderArgs) {
     ]);
     return { tab, filters, categories, available: courses, enrolled: [], completed: [] };
   }
-  const mine = await listMyEnrolments(db, user);
+  // Certificates only for the finished courses' tab.
+  const [mine, certificates] = await Promise.all([listMyEnrolments(db, user), tab === "terminees" ? myCertificateSummary(db, user) : null]);
   const view = mine.map((row) => ({
     slug: row.slug,
     title: row.title,
@@ -61,6 +63,7 @@ export async function loader(args: Route.LoaderArgs) {
     pendingReference: row.pendingPayment?.reference ?? null,
     nextLive: row.nextLiveAt && row.nextLiveAt > now ? formatWeekdayDateTime(row.nextLiveAt) : null,
     completedOn: row.completedAt ? formatDate(row.completedAt) : null,
+    certified: certificates?.courseIds.has(row.courseId) ?? false,
   }));
   return {
     tab,
@@ -281,6 +284,15 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
                   </Badge>
                   <h2 className="mt-3 text-lg font-semibold text-slate-900">{course.title}</h2>
                   <p className="mt-1 text-sm text-slate-600">Terminée le {course.completedOn}</p>
+                  <p className="mt-2 mb-4 text-sm text-slate-700">
+                    {course.certified ? (
+                      <Link to="/dashboard/certificates" className="font-medium text-brand-700 underline underline-offset-2">
+                        Certificat délivré<span className="sr-only"> : {course.title}</span>
+                      </Link>
+                    ) : (
+                      "Le certificat est délivré une fois les quiz obligatoires réussis."
+                    )}
+                  </p>
                   <Link
                     to={href("/dashboard/formations/:slug", { slug: course.slug })}
                     className={buttonClasses({ variant: "outline", className: "mt-auto w-full" })}

@@ -1,7 +1,7 @@
 import { Award, BookOpen, CalendarClock, Clock, TrendingUp } from "~/components/icons";
 import { Link, href } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
-import { countMyCertificates } from "~/.server/certificates";
+import { myCertificateSummary } from "~/.server/certificates";
 import { getStudentDashboard } from "~/.server/learning";
 import { listLearnerSessions } from "~/.server/live-sessions";
 import { BarChart, ShareChart } from "~/components/learning/charts";
@@ -10,7 +10,7 @@ import { ProgressBar } from "~/components/learning/progress-bar";
 import { buttonClasses } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { StatCard } from "~/components/ui/stat-card";
-import { formatMinutes } from "~/lib/format";
+import { formatMinutes, plural } from "~/lib/format";
 import { learnerSessionView } from "~/lib/live-sessions";
 import type { Route } from "./+types/index";
 import { formatWeekdayDateTime } from "~/lib/dates";
@@ -20,7 +20,7 @@ export async function loader(args: Route.LoaderArgs) {
   const db = args.context.get(dbContext);
   const [dashboard, certificates, sessions] = await Promise.all([
     getStudentDashboard(db, user),
-    countMyCertificates(db, user),
+    myCertificateSummary(db, user),
     listLearnerSessions(db, user, new Date(), { limit: 3 }),
   ]);
   return {
@@ -30,7 +30,7 @@ export async function loader(args: Route.LoaderArgs) {
       activeCourses: dashboard.activeCourses,
       startedThisMonth: dashboard.startedThisMonth,
       averageProgress: dashboard.averageProgress,
-      certificates,
+      certificates: certificates.valid,
       studyTime: formatMinutes(dashboard.studyMinutes),
     },
     monthly: dashboard.monthly,
@@ -39,6 +39,10 @@ export async function loader(args: Route.LoaderArgs) {
       ...course,
       nextLive: course.nextLiveAt ? formatWeekdayDateTime(course.nextLiveAt) : null,
     })),
+    // Every lesson done but no certificate yet: a required quiz still waits (the course page says which).
+    awaitingCertificate: dashboard.finished
+      .filter((course) => !certificates.courseIds.has(course.courseId))
+      .map(({ slug, title, lessonCount }) => ({ slug, title, lessonCount })),
     sessions: sessions.map(learnerSessionView),
     pendingPayments: dashboard.pendingPayments.map((row) => ({
       slug: row.slug,
@@ -54,7 +58,7 @@ export function meta() {
 
 /** The student dashboard: every figure from the learner's own enrolments and lessons. */
 export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
-  const { firstName, role, cards, monthly, domains, inProgress, sessions, pendingPayments } = loaderData;
+  const { firstName, role, cards, monthly, domains, inProgress, awaitingCertificate, sessions, pendingPayments } = loaderData;
   const iconClass = "size-5";
   return (
     <div className="mx-auto max-w-6xl space-y-6">
@@ -146,7 +150,7 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
           <CardTitle id="en-cours">Formations en cours</CardTitle>
         </CardHeader>
         <CardContent>
-          {inProgress.length === 0 ? (
+          {inProgress.length === 0 && awaitingCertificate.length === 0 ? (
             <div className="py-4 text-center">
               <p className="text-slate-700">Vous ne suivez aucune formation pour l'instant.</p>
               <Link to="/dashboard/formations?onglet=disponibles" className={buttonClasses({ className: "mt-3" })}>
@@ -175,6 +179,24 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
                     className={buttonClasses({ variant: "outline", size: "sm" })}
                   >
                     Continuer<span className="sr-only"> {course.title}</span>
+                  </Link>
+                </li>
+              ))}
+              {awaitingCertificate.map((course) => (
+                <li key={course.slug} className="flex flex-col gap-3 py-4 first:pt-0 last:pb-0 sm:flex-row sm:items-center">
+                  <div className="min-w-0 flex-1 space-y-2">
+                    <p className="font-semibold text-slate-900">{course.title}</p>
+                    <ProgressBar value={100} label={`Progression dans ${course.title}`} />
+                    <p className="text-sm text-slate-600">
+                      {plural(course.lessonCount, "leçon terminée", "leçons terminées")} : le certificat est délivré une fois les quiz
+                      obligatoires réussis.
+                    </p>
+                  </div>
+                  <Link
+                    to={href("/dashboard/formations/:slug", { slug: course.slug })}
+                    className={buttonClasses({ variant: "outline", size: "sm" })}
+                  >
+                    Voir la formation<span className="sr-only"> {course.title}</span>
                   </Link>
                 </li>
               ))}
