@@ -309,7 +309,6 @@ export async function listMyCertificates(db: Database, actor: Actor, now = new D
   };
 }
 
-/** The number the student dashboard shows: current certificates that are not revoked. */
 /**
  * The dashboard's view of the actor's certificates, in one query: how many are valid, and the
  * courses certified (revoked or expired ones included: issued, not waiting on the learner).

@@ -77,13 +77,13 @@ export async function action(args: Route.ActionArgs) {
     try {
       if (intent === "submit") {
         // Questions left without an answer: the learner confirms first (the page says how many).
-        const checked = form.get("confirmed") !== "yes";
-        if (checked) {
+        const confirmed = form.get("confirmed") === "yes";
+        if (!confirmed) {
           const unanswered = await unansweredBeforeSubmit(db, user, attemptId, answers);
           if (unanswered > 0) return data({ ok: false as const, message: null, closed: false, unanswered });
         }
-        // Answers checked above are saved already.
-        const attempt = await submitAttempt(db, user, attemptId, checked ? {} : answers);
+        // Unconfirmed, the answers were saved by the check above.
+        const attempt = await submitAttempt(db, user, attemptId, confirmed ? answers : {});
         if (attempt.status === "expired")
           return redirectWithToast(
             here,
