@@ -115,7 +115,7 @@ export function OfflineDownload({
 
   if (supported === null) {
     return (
-      <noscript>
+      <noscript className="block">
         <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-700">
           Le téléchargement pour hors ligne demande JavaScript : activez-le pour enregistrer {scope} sur votre téléphone.
         </p>

@@ -90,7 +90,7 @@ export default function DownloadsPage({ loaderData }: Route.ComponentProps) {
         </p>
       </div>
 
-      <noscript>
+      <noscript className="block">
         <p className="rounded-lg border border-slate-200 bg-white p-4 text-slate-700">
           Cette page et le téléchargement pour hors ligne demandent JavaScript : activez-le pour voir et gérer les leçons enregistrées.
         </p>
