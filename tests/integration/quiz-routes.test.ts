@@ -8,12 +8,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { quizAttempts, quizzes } from "~/.server/db/schema";
+import { notifications, quizAttemptGrants, quizAttempts, quizzes } from "~/.server/db/schema";
 import { loader as courseLoader } from "~/routes/dashboard/formation";
 import { action as lessonAction, loader as lessonLoader } from "~/routes/dashboard/lecon";
 import { getToast } from "~/.server/toast";
 import { action as quizAction, loader as quizLoader } from "~/routes/dashboard/quiz";
 import { action as attemptAction, loader as attemptLoader } from "~/routes/dashboard/quiz-tentative";
+import { action as studentAction, loader as studentLoader } from "~/routes/teacher/student";
 import { createCourse, createQuiz, createUser, enrol, rightAnswers, takeQuiz, type TestUser } from "../factories";
 import { createTestAuth, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
@@ -357,5 +358,51 @@ describe("an attempt", () => {
       href: `/dashboard/messages/nouveau?avec=${encodeURIComponent(teacher.id)}`,
       who: "votre enseignant",
     });
+  });
+});
+
+describe("one more attempt", () => {
+  type StudentPage = { enrolments: Array<{ spentQuizzes: Array<{ quizId: number; title: string; used: number }> }> };
+
+  it("is opened by the course's teacher to a learner who failed every attempt: once per click, told, then taken", async () => {
+    const { learner, base, params, quiz } = await setting({ maxAttempts: 1 });
+    const studentPath = `/teacher/students/${learner.id}`;
+    const grant = (who: TestUser) =>
+      call(studentAction, who, studentPath, { form: { intent: "grant-attempt", quiz: String(quiz.id) }, params: { id: learner.id } });
+    const spent = async () =>
+      ((await call(studentLoader, teacher, studentPath, { params: { id: learner.id } })).data as StudentPage).enrolments[0]!.spentQuizzes;
+
+    // An attempt still left: nothing offered, and a forged post is refused with the reason.
+    expect(await spent()).toEqual([]);
+    expect(await grant(teacher)).toMatchObject({
+      status: 409,
+      data: { message: "Cet apprenant a encore une tentative : il peut la passer dès maintenant." },
+    });
+
+    const { path, attemptParams } = await start(learner, base, params);
+    await call(attemptAction, learner, path, { form: { intent: "submit", confirmed: "yes" }, params: attemptParams });
+    expect(await spent()).toEqual([{ quizId: quiz.id, title: quiz.title, used: 1 }]);
+
+    // Neither another teacher nor the learner may open it.
+    expect((await grant(await createUser(handle.db, { role: "teacher" }))).status).toBe(404);
+    expect((await grant(learner)).status).toBe(404);
+
+    // A double click opens one attempt, and the learner is told once.
+    expect(await grant(teacher)).toMatchObject({ status: 302, location: studentPath });
+    expect((await grant(teacher)).status).toBe(409);
+    expect(await handle.db.select().from(quizAttemptGrants).where(eq(quizAttemptGrants.userId, learner.id))).toEqual([
+      expect.objectContaining({ quizId: quiz.id, extraAttempts: 1, grantedBy: teacher.id }),
+    ]);
+    const told = await handle.db.select().from(notifications).where(eq(notifications.userId, learner.id));
+    expect(told).toEqual([expect.objectContaining({ kind: "quiz_attempt_granted", link: `${base}`, title: "Nouvelle tentative ouverte" })]);
+    expect(await spent()).toEqual([]);
+
+    // The learner sees it and takes it; after it, none is left again.
+    const page = (await call(quizLoader, learner, base, { params })).data as { attemptsLeft: number; quiz: { maxAttempts: number } };
+    expect(page).toMatchObject({ attemptsLeft: 1, quiz: { maxAttempts: 2 } });
+    const second = await start(learner, base, params);
+    expect(second.attemptId).toMatch(/^\d+$/);
+    await call(attemptAction, learner, second.path, { form: { intent: "submit", confirmed: "yes" }, params: second.attemptParams });
+    expect(await call(quizAction, learner, base, { form: {}, params })).toMatchObject({ status: 303, location: base });
   });
 });

@@ -9,7 +9,7 @@ import {
 } from "~/lib/quiz";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
-import { courses, enrolments, quizAttempts, quizzes } from "../db/schema";
+import { courses, enrolments, quizAttemptGrants, quizAttempts, quizzes } from "../db/schema";
 import { FOLLOWING, requestCompletionCheck } from "../learning";
 import { AppError } from "../errors";
 import { enqueueJob } from "../jobs";
@@ -33,10 +33,12 @@ async function learnerQuiz(db: Database, actor: Actor, slug: string, quizId: num
       quiz: quizzes,
       course: { id: courses.id, slug: courses.slug, title: courses.title, instructorId: courses.instructorId },
       enrolment: enrolments,
+      extraAttempts: quizAttemptGrants.extraAttempts,
     })
     .from(quizzes)
     .innerJoin(courses, eq(quizzes.courseId, courses.id))
     .leftJoin(enrolments, and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, actor.id)))
+    .leftJoin(quizAttemptGrants, and(eq(quizAttemptGrants.quizId, quizzes.id), eq(quizAttemptGrants.userId, actor.id)))
     .where(and(eq(quizzes.id, quizId), eq(courses.slug, slug), isNull(quizzes.deletedAt)));
   if (!row) throw AppError.notFound(QUIZ_NOT_FOUND);
   const status = row.enrolment?.status;
@@ -44,7 +46,9 @@ async function learnerQuiz(db: Database, actor: Actor, slug: string, quizId: num
     const reason = status === "pending_payment" || status === "paused" ? status : "not_enrolled";
     throw AppError.forbidden("Ce quiz est réservé aux apprenants de la formation.", reason);
   }
-  return { quiz: row.quiz, course: row.course, enrolmentId: row.enrolment!.id };
+  // This learner's limit: the quiz's, plus the attempts their teacher opened to them.
+  const quiz = { ...row.quiz, maxAttempts: row.quiz.maxAttempts + (row.extraAttempts ?? 0) };
+  return { quiz, course: row.course, enrolmentId: row.enrolment!.id };
 }
 
 /** Grades an open attempt from its saved answers and closes it: "submitted", or "expired" at its deadline. */
@@ -513,7 +517,8 @@ export async function listLearnerQuizzes(db: Database, actor: Actor, courseSlug:
       lessonId: quizzes.lessonId,
       questionCount: sql<number>`jsonb_array_length(${quizzes.questions})`.mapWith(Number),
       timeLimitMinutes: quizzes.timeLimitMinutes,
-      maxAttempts: quizzes.maxAttempts,
+      // The learner's limit: the quiz's, plus the attempts their teacher opened to them.
+      maxAttempts: sql<number>`${quizzes.maxAttempts} + coalesce(${quizAttemptGrants.extraAttempts}, 0)`.mapWith(Number),
       passingScore: quizzes.passingScore,
       required: quizzes.required,
       attemptsUsed: count(quizAttempts.id),
@@ -525,12 +530,13 @@ export async function listLearnerQuizzes(db: Database, actor: Actor, courseSlug:
     })
     .from(quizzes)
     .leftJoin(quizAttempts, and(eq(quizAttempts.quizId, quizzes.id), eq(quizAttempts.userId, actor.id)))
+    .leftJoin(quizAttemptGrants, and(eq(quizAttemptGrants.quizId, quizzes.id), eq(quizAttemptGrants.userId, actor.id)))
     .where(
       and(
         inArray(quizzes.courseId, db.select({ id: courses.id }).from(courses).where(eq(courses.slug, courseSlug))),
         isNull(quizzes.deletedAt),
       ),
     )
-    .groupBy(quizzes.id)
+    .groupBy(quizzes.id, quizAttemptGrants.extraAttempts)
     .orderBy(asc(quizzes.createdAt), asc(quizzes.id));
 }

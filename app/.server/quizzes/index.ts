@@ -1,7 +1,8 @@
 /**
  * Quizzes: authoring (/teacher/quiz), learners' attempts (start, save as given, submit, the
- * deadline job), and results (filter, sort, CSV, analytics). Owns the quizzes and quiz_attempts
- * tables. Other capabilities import it through this module.
+ * deadline job), one more attempt opened to a learner by their teacher, and results (filter, sort,
+ * CSV, analytics). Owns the quizzes, quiz_attempts and quiz_attempt_grants tables. Other
+ * capabilities import it through this module.
  */
 export {
   createQuiz,
@@ -27,6 +28,7 @@ export {
   submitAttempt,
   unansweredBeforeSubmit,
 } from "./attempts";
+export { grantExtraAttempt } from "./grants";
 export {
   bestQuizScores,
   exportQuizResultsCsv,

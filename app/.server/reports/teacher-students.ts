@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, max, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, max, sql } from "drizzle-orm";
 import { z } from "zod";
 import { formatNumericDate } from "~/lib/dates";
 import { searchQuerySchema, wordChoice } from "~/lib/schemas";
@@ -17,11 +17,13 @@ import {
   liveSessionAttendance,
   liveSessions,
   payments,
+  quizAttemptGrants,
   quizAttempts,
   quizzes,
   users,
 } from "../db/schema";
 import { AppError } from "../errors";
+import { FOLLOWING } from "../learning";
 import { toCsv } from "../http/csv";
 
 /**
@@ -176,7 +178,7 @@ export async function getTeacherStudent(db: Database, actor: Actor, userId: stri
     .where(eq(users.id, userId));
   const courseIds = enrolled.map((row) => row.courseId);
   const enrolmentIds = enrolled.map((row) => row.enrolmentId);
-  const [lessonRows, attemptRows, sessionRows] = await Promise.all([
+  const [lessonRows, attemptRows, sessionRows, quizRows] = await Promise.all([
     db
       .select({
         courseId: lessons.courseId,
@@ -213,6 +215,22 @@ export async function getTeacherStudent(db: Database, actor: Actor, userId: stri
       .innerJoin(liveSessions, eq(liveSessions.id, liveSessionAttendance.sessionId))
       .where(and(eq(liveSessionAttendance.userId, userId), inArray(liveSessions.courseId, courseIds)))
       .orderBy(desc(liveSessions.startsAt)),
+    // Each quiz with the learner's attempts used, out of their limit (the quiz's, plus any opened to them).
+    db
+      .select({
+        courseId: quizzes.courseId,
+        quizId: quizzes.id,
+        title: quizzes.title,
+        allowed: sql<number>`${quizzes.maxAttempts} + coalesce(${quizAttemptGrants.extraAttempts}, 0)`.mapWith(Number),
+        used: count(quizAttempts.id),
+        passed: sql<boolean>`coalesce(bool_or(${quizAttempts.passed}), false)`,
+      })
+      .from(quizzes)
+      .leftJoin(quizAttempts, and(eq(quizAttempts.quizId, quizzes.id), eq(quizAttempts.userId, userId)))
+      .leftJoin(quizAttemptGrants, and(eq(quizAttemptGrants.quizId, quizzes.id), eq(quizAttemptGrants.userId, userId)))
+      .where(and(inArray(quizzes.courseId, courseIds), isNull(quizzes.deletedAt)))
+      .groupBy(quizzes.id, quizAttemptGrants.extraAttempts)
+      .orderBy(asc(quizzes.id)),
   ]);
   return {
     person: { ...person!, name: `${person!.firstName} ${person!.lastName}`.trim() || person!.email },
@@ -225,6 +243,12 @@ export async function getTeacherStudent(db: Database, actor: Actor, userId: stri
         .filter((attempt) => attempt.courseId === row.courseId)
         .map((attempt) => ({ ...attempt, score: attempt.score === null ? null : Math.round(Number(attempt.score)) })),
       sessions: sessionRows.filter((session) => session.courseId === row.courseId),
+      // Quizzes failed with every attempt spent: the teacher may open one more (quizzes' grantExtraAttempt).
+      spentQuizzes: FOLLOWING.includes(row.status)
+        ? quizRows
+            .filter((quiz) => quiz.courseId === row.courseId && !quiz.passed && quiz.used >= quiz.allowed)
+            .map(({ quizId, title, used }) => ({ quizId, title, used }))
+        : [],
     })),
   };
 }

@@ -197,7 +197,9 @@ export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
             <div className="space-y-3 rounded-md bg-slate-100 px-4 py-3 text-slate-800">
               <p>
                 Vous avez utilisé toutes vos tentatives pour ce quiz.
-                {askForHelp && quiz.required ? ` Il est obligatoire pour le certificat : écrivez à ${askForHelp.who} pour en parler.` : ""}
+                {askForHelp && quiz.required
+                  ? ` Il est obligatoire pour le certificat : écrivez à ${askForHelp.who}, qui peut vous ouvrir une nouvelle tentative.`
+                  : ""}
               </p>
               {askForHelp ? (
                 <Link to={askForHelp.href} className={buttonClasses({ variant: "outline", size: "sm" })}>

@@ -1,8 +1,13 @@
-import { Check, MessageSquare } from "~/components/icons";
-import { Link } from "react-router";
+import { Check, MessageSquare, RotateCcw } from "~/components/icons";
+import { Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
 import { dbContext, userContext } from "~/.server/context";
-import { orHttpError } from "~/.server/http/errors";
+import { formFailure, orHttpError } from "~/.server/http/errors";
+import { grantExtraAttempt } from "~/.server/quizzes";
 import { getTeacherStudent } from "~/.server/reports";
+import { redirectWithToast } from "~/.server/toast";
+import { failureOf } from "~/lib/form-result";
+import { plural } from "~/lib/format";
 import { enrolmentStatusLabels } from "~/lib/learning";
 import { studentPaymentLabels } from "~/lib/teaching";
 import { ProgressBar } from "~/components/learning/progress-bar";
@@ -10,7 +15,7 @@ import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatDate, formatDateTime, formatRelative } from "~/lib/dates";
-import { textIdSchema } from "~/lib/schemas";
+import { serialIdSchema, textIdSchema } from "~/lib/schemas";
 import type { Route } from "./+types/student";
 
 /** One learner of the teacher's courses: each enrolment with lessons, quiz attempts and live sessions attended. */
@@ -40,14 +45,36 @@ export async function loader({ params, context }: Route.LoaderArgs) {
         passed: attempt.passed,
       })),
       sessions: row.sessions.map((session, index) => ({ key: index, title: session.title, at: formatDateTime(session.startsAt) })),
+      spentQuizzes: row.spentQuizzes,
     })),
   };
 }
 
+const grantSchema = z.object({ intent: z.literal("grant-attempt"), quiz: serialIdSchema });
+
+/** « Accorder une tentative »: one more attempt at a quiz the learner failed with every attempt spent. */
+export async function action({ request, params, context, url }: Route.ActionArgs) {
+  const learnerId = textIdSchema.catch("").parse(params.id);
+  const parsed = grantSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return formFailure(parsed.error);
+  try {
+    await grantExtraAttempt(context.get(dbContext), context.get(userContext), { quizId: parsed.data.quiz, learnerId });
+  } catch (error) {
+    return formFailure(error, { intent: `grant-attempt:${parsed.data.quiz}` });
+  }
+  return redirectWithToast(url.pathname, {
+    type: "success",
+    title: "Tentative accordée",
+    description: "L'apprenant en est prévenu : il peut repasser le quiz.",
+  });
+}
+
 export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: `${loaderData?.person.name ?? "Étudiant"} · Mes Étudiants` }];
 
-export default function StudentPage({ loaderData }: Route.ComponentProps) {
+export default function StudentPage({ loaderData, actionData }: Route.ComponentProps) {
   const { person, enrolments } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <div>
@@ -116,6 +143,33 @@ export default function StudentPage({ loaderData }: Route.ComponentProps) {
                 </ul>
               )}
             </div>
+            {row.spentQuizzes.map((quiz) => {
+              const failure = failureOf(actionData, `grant-attempt:${quiz.quizId}`);
+              return (
+                <Form key={quiz.quizId} method="post" className="space-y-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm">
+                  <p className="text-amber-950">
+                    « {quiz.title} » : {plural(quiz.used, "tentative utilisée", "tentatives utilisées")}, aucune réussie ; il n'en reste
+                    plus.
+                  </p>
+                  <input type="hidden" name="quiz" value={quiz.quizId} />
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="grant-attempt"
+                    className={buttonClasses({ variant: "outline", size: "sm" })}
+                    disabled={busy}
+                  >
+                    <RotateCcw aria-hidden="true" className="size-4" />
+                    Accorder une tentative<span className="sr-only"> au quiz « {quiz.title} »</span>
+                  </button>
+                  {failure ? (
+                    <p role="alert" className="text-red-700">
+                      {failure.message}
+                    </p>
+                  ) : null}
+                </Form>
+              );
+            })}
             <div>
               <h3 className="text-sm font-semibold text-slate-900">Sessions en direct suivies</h3>
               {row.sessions.length === 0 ? (

@@ -8,6 +8,7 @@ import {
   numeric,
   pgEnum,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -112,5 +113,29 @@ export const quizAttempts = pgTable(
     index("quiz_attempts_quiz_idx").on(table.quizId, table.status),
     // Learners active in a period (analytics): attempts sent in it.
     index("quiz_attempts_submitted_idx").on(table.submittedAt),
+  ],
+);
+
+/**
+ * Attempts a quiz's teacher (or an administrator) opened to one learner beyond the quiz's own
+ * limit, once that learner had spent them all without passing: the learner's limit is the quiz's
+ * plus these. One row per quiz and learner, set to a total (a second click sets the same).
+ */
+export const quizAttemptGrants = pgTable(
+  "quiz_attempt_grants",
+  {
+    quizId: integer("quiz_id")
+      .notNull()
+      .references(() => quizzes.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    extraAttempts: integer("extra_attempts").notNull(),
+    grantedBy: text("granted_by").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.quizId, table.userId] }),
+    check("quiz_attempt_grants_extra_range", sql`${table.extraAttempts} between 1 and 50`),
   ],
 );
