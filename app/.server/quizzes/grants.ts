@@ -38,16 +38,14 @@ export async function grantExtraAttempt(db: Database, actor: Actor, input: { qui
     if (!row || !canManageQuiz(actor, row.course)) throw notFound();
     // The learner's enrolment is locked, as when they start an attempt: the count below holds.
     await tx.select({ id: enrolments.id }).from(enrolments).where(eq(enrolments.id, row.enrolmentId)).for("update");
-    const [[tally], [grant]] = await Promise.all([
-      tx
-        .select({ attempts: count(), passed: sql<number>`count(*) filter (where ${quizAttempts.passed})`.mapWith(Number) })
-        .from(quizAttempts)
-        .where(and(eq(quizAttempts.quizId, row.quiz.id), eq(quizAttempts.userId, input.learnerId))),
-      tx
-        .select({ extra: quizAttemptGrants.extraAttempts })
-        .from(quizAttemptGrants)
-        .where(and(eq(quizAttemptGrants.quizId, row.quiz.id), eq(quizAttemptGrants.userId, input.learnerId))),
-    ]);
+    const [tally] = await tx
+      .select({ attempts: count(), passed: sql<number>`count(*) filter (where ${quizAttempts.passed})`.mapWith(Number) })
+      .from(quizAttempts)
+      .where(and(eq(quizAttempts.quizId, row.quiz.id), eq(quizAttempts.userId, input.learnerId)));
+    const [grant] = await tx
+      .select({ extra: quizAttemptGrants.extraAttempts })
+      .from(quizAttemptGrants)
+      .where(and(eq(quizAttemptGrants.quizId, row.quiz.id), eq(quizAttemptGrants.userId, input.learnerId)));
     if ((tally?.passed ?? 0) > 0) throw AppError.conflict("Cet apprenant a déjà réussi ce quiz.", "passed");
     const attempts = Number(tally?.attempts ?? 0);
     if (attempts < row.quiz.maxAttempts + (grant?.extra ?? 0))
