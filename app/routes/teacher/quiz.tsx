@@ -1,5 +1,5 @@
 import { BarChart3, ClipboardList, Download, Pencil, Plus, Target, Trash2, Users } from "~/components/icons";
-import { data, Form, Link } from "react-router";
+import { data, Form, href, Link } from "react-router";
 import { dbContext, userContext } from "~/.server/context";
 import { isAppError } from "~/.server/errors";
 import { toFormFailure } from "~/.server/http/errors";
@@ -406,9 +406,9 @@ function QuizResults({ quizzes, results }: { quizzes: LoaderData["quizzes"]; res
                 {results.rows.map((row) => (
                   <tr key={row.id}>
                     <td className="px-4 py-3">
-                      <span className="font-medium text-slate-900">
+                      <Link to={href("/teacher/students/:id", { id: row.userId })} className="font-medium text-slate-900 hover:underline">
                         {row.firstName} {row.lastName}
-                      </span>
+                      </Link>
                       <br />
                       <span className="text-slate-600">{row.email}</span>
                     </td>
