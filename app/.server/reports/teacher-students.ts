@@ -160,7 +160,8 @@ export async function exportTeacherStudentsCsv(db: Database, actor: Actor, filte
 
 /**
  * One learner as the actor's student: their enrolments in the actor's courses, each with lesson
- * progress, quiz attempts and live sessions attended. "Not found" when they follow none of them.
+ * progress, quiz attempts, the quizzes failed with every attempt spent, and live sessions attended.
+ * "Not found" when they follow none of them.
  */
 export async function getTeacherStudent(db: Database, actor: Actor, userId: string) {
   const enrolled = await listTeacherStudents(db, actor, {}).then((rows) => rows.filter((row) => row.userId === userId));
