@@ -1,8 +1,10 @@
 /**
  * Taking a quiz through its route modules, as a browser does with or without JavaScript: the quiz
- * listed on the course home and the last lesson, "Commencer" opening an attempt, answers saved
- * one by one (fetch) or all at once (form), a reload that finds them, the deadline enforced,
- * "Terminer et envoyer", the verdict and corrections, and nobody else's attempt.
+ * listed on the course home and the last lesson (and pointed to once every lesson is done),
+ * "Commencer" opening an attempt, answers saved one by one (fetch) or all at once (form), a reload
+ * that finds them, the deadline enforced, "Terminer et envoyer" (confirmed when questions are left
+ * unanswered), the verdict and corrections, nobody else's attempt, and one more attempt opened by
+ * the teacher once all are spent.
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
