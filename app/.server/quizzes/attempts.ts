@@ -11,6 +11,7 @@ import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { courses, enrolments, quizAttemptGrants, quizAttempts, quizzes } from "../db/schema";
 import { FOLLOWING, requestCompletionCheck } from "../learning";
+import { learnerAttemptLimit } from "./grants";
 import { AppError } from "../errors";
 import { enqueueJob } from "../jobs";
 
@@ -33,7 +34,7 @@ async function learnerQuiz(db: Database, actor: Actor, slug: string, quizId: num
       quiz: quizzes,
       course: { id: courses.id, slug: courses.slug, title: courses.title, instructorId: courses.instructorId },
       enrolment: enrolments,
-      extraAttempts: quizAttemptGrants.extraAttempts,
+      attemptLimit: learnerAttemptLimit(),
     })
     .from(quizzes)
     .innerJoin(courses, eq(quizzes.courseId, courses.id))
@@ -47,7 +48,7 @@ async function learnerQuiz(db: Database, actor: Actor, slug: string, quizId: num
     throw AppError.forbidden("Ce quiz est réservé aux apprenants de la formation.", reason);
   }
   // This learner's limit: the quiz's, plus the attempts their teacher opened to them.
-  const quiz = { ...row.quiz, maxAttempts: row.quiz.maxAttempts + (row.extraAttempts ?? 0) };
+  const quiz = { ...row.quiz, maxAttempts: row.attemptLimit };
   return { quiz, course: row.course, enrolmentId: row.enrolment!.id };
 }
 
@@ -518,7 +519,7 @@ export async function listLearnerQuizzes(db: Database, actor: Actor, courseSlug:
       questionCount: sql<number>`jsonb_array_length(${quizzes.questions})`.mapWith(Number),
       timeLimitMinutes: quizzes.timeLimitMinutes,
       // The learner's limit: the quiz's, plus the attempts their teacher opened to them.
-      maxAttempts: sql<number>`${quizzes.maxAttempts} + coalesce(${quizAttemptGrants.extraAttempts}, 0)`.mapWith(Number),
+      maxAttempts: learnerAttemptLimit(),
       passingScore: quizzes.passingScore,
       required: quizzes.required,
       attemptsUsed: count(quizAttempts.id),

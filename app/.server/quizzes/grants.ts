@@ -7,6 +7,13 @@ import { FOLLOWING } from "../learning";
 import { notifyUser } from "../notifications";
 import { canManageQuiz } from "./policy";
 
+/**
+ * A learner's attempts limit at a quiz, on a query joined with that learner's quiz_attempt_grants
+ * row: the quiz's own, plus the attempts opened to them.
+ */
+export const learnerAttemptLimit = () =>
+  sql<number>`${quizzes.maxAttempts} + coalesce(${quizAttemptGrants.extraAttempts}, 0)`.mapWith(Number);
+
 /** The table's check (quiz_attempt_grants_extra_range) allows no more. */
 const MAX_EXTRA_ATTEMPTS = 50;
 

@@ -28,7 +28,7 @@ export {
   submitAttempt,
   unansweredBeforeSubmit,
 } from "./attempts";
-export { grantExtraAttempt } from "./grants";
+export { grantExtraAttempt, learnerAttemptLimit } from "./grants";
 export {
   bestQuizScores,
   exportQuizResultsCsv,

@@ -24,6 +24,7 @@ import {
 } from "../db/schema";
 import { AppError } from "../errors";
 import { FOLLOWING } from "../learning";
+import { learnerAttemptLimit } from "../quizzes";
 import { toCsv } from "../http/csv";
 
 /**
@@ -222,7 +223,7 @@ export async function getTeacherStudent(db: Database, actor: Actor, userId: stri
         courseId: quizzes.courseId,
         quizId: quizzes.id,
         title: quizzes.title,
-        allowed: sql<number>`${quizzes.maxAttempts} + coalesce(${quizAttemptGrants.extraAttempts}, 0)`.mapWith(Number),
+        allowed: learnerAttemptLimit(),
         used: count(quizAttempts.id),
         passed: sql<boolean>`coalesce(bool_or(${quizAttempts.passed}), false)`,
       })

@@ -11,6 +11,7 @@ import { Alert } from "~/components/ui/alert";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
 import { formatDateTime } from "~/lib/dates";
+import { messagesPath, messageUserHref } from "~/lib/messaging";
 import { plural } from "~/lib/format";
 import { isQuizAttempt, queueQuizAttempt, sendPending } from "~/lib/offline/outbox";
 import { answersOf, formatPercent, type PublicQuestion } from "~/lib/quiz";
@@ -30,8 +31,8 @@ export async function loader(args: Route.LoaderArgs) {
       view.attemptsLeft > 0 || view.passed
         ? null
         : view.course.instructorId
-          ? { href: `/dashboard/messages/nouveau?avec=${encodeURIComponent(view.course.instructorId)}`, who: "votre enseignant" }
-          : { href: "/dashboard/messages/nouveau", who: "l'institut" },
+          ? { href: messageUserHref(view.course.instructorId), who: "votre enseignant" }
+          : { href: `${messagesPath()}/nouveau`, who: "l'institut" },
     quiz: view.quiz,
     offlineQuestions: view.offlineQuestions,
     attempts: view.attempts.map((attempt) => ({

@@ -8,6 +8,7 @@ import { getTeacherStudent } from "~/.server/reports";
 import { redirectWithToast } from "~/.server/toast";
 import { failureOf } from "~/lib/form-result";
 import { plural } from "~/lib/format";
+import { messageUserHref } from "~/lib/messaging";
 import { enrolmentStatusLabels } from "~/lib/learning";
 import { studentPaymentLabels } from "~/lib/teaching";
 import { ProgressBar } from "~/components/learning/progress-bar";
@@ -88,10 +89,7 @@ export default function StudentPage({ loaderData, actionData }: Route.ComponentP
           {person.email}
           {person.phone ? ` · ${person.phone}` : ""} · inscrit·e sur la plateforme le {person.since}
         </p>
-        <Link
-          to={`/teacher/messages/nouveau?avec=${person.id}`}
-          className={buttonClasses({ size: "sm", variant: "outline", className: "mt-3" })}
-        >
+        <Link to={messageUserHref(person.id, "teacher")} className={buttonClasses({ size: "sm", variant: "outline", className: "mt-3" })}>
           <MessageSquare aria-hidden="true" className="size-4" />
           Envoyer un message
         </Link>
