@@ -72,6 +72,9 @@ test("the page: stat cards from the database, search, role filter, and no seriou
   await expect(stats).toContainText("Enseignants1");
   await expect(stats).toContainText("Administrateurs1");
   await expect(usersTable(page).locator("tbody tr")).toHaveCount(7);
+  // On a 1280-px laptop every column shows, the actions included: no scrolling the table sideways.
+  expect(page.viewportSize()?.width).toBe(1280);
+  expect(await usersTable(page).evaluate((box) => box.scrollWidth - box.clientWidth)).toBeLessThanOrEqual(0);
   await expectNoSeriousA11yViolations(page);
 
   await searchFor(page, "KEÏTA");

@@ -1,6 +1,7 @@
 import { RefreshCw } from "~/components/icons";
 import { Form } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
+import { Select } from "~/components/ui/select";
 import { financePeriodIds, financePeriods, type FinancePeriod } from "~/lib/finance";
 
 /**
@@ -25,18 +26,12 @@ export function PeriodSelector({
         <label htmlFor={id} className="mb-1 block text-sm font-medium text-slate-800">
           Période
         </label>
-        <select
+        <Select
           id={id}
           name="periode"
           defaultValue={period}
-          className="h-10 rounded-md border border-slate-300 bg-white px-3 text-sm text-slate-900 focus-visible:outline-3 focus-visible:outline-accent-500"
-        >
-          {financePeriodIds.map((value) => (
-            <option key={value} value={value}>
-              {financePeriods[value].label}
-            </option>
-          ))}
-        </select>
+          options={financePeriodIds.map((value) => ({ value, label: financePeriods[value].label }))}
+        />
       </div>
       <button type="submit" className={buttonClasses({ variant: "outline" })}>
         <RefreshCw aria-hidden="true" className="size-4" />

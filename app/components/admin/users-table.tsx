@@ -3,6 +3,7 @@ import { Form, useNavigation } from "react-router";
 import { Avatar } from "~/components/ui/avatar";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { RoleBadge } from "~/components/ui/role-badge";
+import { Select } from "~/components/ui/select";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "~/components/ui/dialog";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
@@ -47,18 +48,13 @@ function RoleForm({ user }: { user: UserRowView }) {
       <label htmlFor={selectId} className="sr-only">
         {`Rôle ${ofName(fullName(user))}`}
       </label>
-      <select
+      <Select
         id={selectId}
         name="role"
         defaultValue={user.role}
-        className="min-h-9 rounded-md border border-slate-400 bg-white px-2 py-1 text-sm focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-accent-500"
-      >
-        {roles.map((role) => (
-          <option key={role} value={role}>
-            {roleLabels[role]}
-          </option>
-        ))}
-      </select>
+        compact
+        options={roles.map((role) => ({ value: role, label: roleLabels[role] }))}
+      />
       <Button
         type="submit"
         size="sm"
@@ -188,9 +184,8 @@ export function UsersTable({
       <TableHeader>
         <TableRow>
           <TableHead>Utilisateur</TableHead>
-          <TableHead>E-mail</TableHead>
           <TableHead>Rôle</TableHead>
-          <TableHead>Date d'inscription</TableHead>
+          <TableHead>Inscription</TableHead>
           <TableHead>Statut</TableHead>
           <TableHead>Actions</TableHead>
         </TableRow>
@@ -208,12 +203,12 @@ export function UsersTable({
                       {fullName(user)}
                       {isSelf && <span className="ml-2 text-xs font-normal text-slate-600">(vous)</span>}
                     </p>
+                    <p className="text-sm text-slate-600">
+                      <EmailText email={user.email} />
+                    </p>
                     {user.phone && <p className="text-xs text-slate-600">{user.phone}</p>}
                   </div>
                 </div>
-              </TableCell>
-              <TableCell>
-                <EmailText email={user.email} />
               </TableCell>
               <TableCell>
                 {isSelf ? (

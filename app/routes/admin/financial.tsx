@@ -42,7 +42,7 @@ import { LIMITS } from "~/lib/limits";
 import { wordChoice } from "~/lib/schemas";
 import { paymentMethodLabels, paymentStatusLabels, paymentStatusTones, type PaymentStatus } from "~/lib/payments";
 import type { Route } from "./+types/financial";
-import { formatDateTime } from "~/lib/dates";
+import { formatDateTime, formatShortDate, formatTime } from "~/lib/dates";
 
 /** The transactions' status filter and each status's word in the URL (?statut=rembourses). */
 const statusWords = {
@@ -103,6 +103,7 @@ export async function loader(args: Route.LoaderArgs) {
     amount: row.amount,
     method: row.method,
     status: row.status,
+    at: row.refundedAt ?? row.completedAt ?? row.createdAt,
     date: formatDateTime(row.refundedAt ?? row.completedAt ?? row.createdAt),
   });
   // The refund's confirmation step (?rembourser=REF): the payment, read again.
@@ -621,7 +622,10 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
                           {refund ? "−" : "+"}
                           {formatFcfa(payment.amount)}
                         </td>
-                        <td className="py-3 pr-3 whitespace-nowrap text-slate-700">{payment.date}</td>
+                        <td className="py-3 pr-3 text-slate-700">
+                          <span className="whitespace-nowrap">{formatShortDate(payment.at)}</span>{" "}
+                          <span className="whitespace-nowrap">à {formatTime(payment.at)}</span>
+                        </td>
                         <td className="py-3 pr-3">
                           <StatusBadge status={payment.status} />
                         </td>

@@ -14,6 +14,7 @@ import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Button, buttonClasses } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { FilterBar } from "~/components/ui/filter-bar";
+import { Select } from "~/components/ui/select";
 import { courseStatuses, courseStatusLabels, courseStatusWords, type CourseStatus } from "~/lib/course-status";
 import { formatFcfa, formatPrice, plural } from "~/lib/format";
 import { courseListArea } from "./course-area.server";
@@ -108,18 +109,13 @@ function StatusForm({ course, admin }: { course: CourseView; admin: boolean }) {
         <label htmlFor={selectId} className="sr-only">
           Statut de « {course.title} »
         </label>
-        <select
+        <Select
           id={selectId}
           name="status"
           defaultValue={course.status}
-          className="min-h-9 rounded-md border border-slate-400 bg-white px-2 py-1 text-sm focus-visible:outline-3 focus-visible:outline-offset-1 focus-visible:outline-accent-500"
-        >
-          {courseStatuses.map((status) => (
-            <option key={status} value={status}>
-              {courseStatusLabels[status]}
-            </option>
-          ))}
-        </select>
+          compact
+          options={courseStatuses.map((status) => ({ value: status, label: courseStatusLabels[status] }))}
+        />
         <Button
           type="submit"
           size="sm"
@@ -167,13 +163,13 @@ function CourseCard({ course, admin }: { course: CourseView; admin: boolean }) {
           {course.title}
         </h3>
         <p className="mt-1 line-clamp-2 text-sm text-slate-600">{course.description}</p>
-        <dl className="mt-4 grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
+        <dl className="mt-4 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
           <dt className="text-slate-600">Prix</dt>
           <dd className="text-right font-semibold text-slate-900">{formatPrice(course.priceFcfa)}</dd>
           <dt className="text-slate-600">Contenu</dt>
           <dd className="text-right text-slate-900">
-            {plural(course.lessonCount, "leçon", "leçons")}
-            {course.totalMinutes > 0 && ` · ${course.totalMinutes} min`}
+            <span className="whitespace-nowrap">{plural(course.lessonCount, "leçon", "leçons")}</span>
+            {course.totalMinutes > 0 && <span className="whitespace-nowrap">{` · ${course.totalMinutes} min`}</span>}
           </dd>
           <dt className="text-slate-600">Inscrits</dt>
           <dd className="text-right text-slate-900">
