@@ -10,13 +10,14 @@ export type NotificationKindInfo = EmailPolicy & {
   /** The preference's label ("Recevoir aussi par e-mail : …"). */
   label: string;
   /** The bell's icon (a lucide name the bell maps). */
-  icon: "payment" | "certificate" | "forum" | "message" | "session" | "account";
+  icon: "payment" | "certificate" | "lesson" | "forum" | "message" | "session" | "account";
 };
 
 export const notificationKinds = {
   payment_confirmed: { label: "Paiement confirmé", icon: "payment", email: "never" },
   payment_refunded: { label: "Remboursement d'un paiement", icon: "payment", email: "always" },
   certificate_issued: { label: "Certificat obtenu", icon: "certificate", email: "optional", byDefault: true },
+  lessons_added: { label: "Nouvelles leçons dans une de mes formations", icon: "lesson", email: "optional", byDefault: true },
   quiz_attempt_granted: { label: "Nouvelle tentative ouverte à un quiz", icon: "certificate", email: "optional", byDefault: true },
   forum_reply: { label: "Réponse à un de mes sujets du forum", icon: "forum", email: "optional", byDefault: false },
   message_received: { label: "Message reçu pendant mon absence", icon: "message", email: "optional", byDefault: true },

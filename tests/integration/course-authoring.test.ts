@@ -1,10 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  announceNewLessons,
+  LESSONS_ANNOUNCEMENT_DELAY_MS,
+  LESSONS_ANNOUNCEMENT_QUEUE,
+  type LessonsAnnouncementJob,
+} from "~/.server/courses/announcements";
 import { createCourse, getCourseForEditing, listCourseFormOptions, slugify, updateCourse } from "~/.server/courses/authoring";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { courses, files, lessons } from "~/.server/db/schema";
-import { createUser, type TestUser } from "../factories";
+import { courses, files, jobs, lessons, notifications } from "~/.server/db/schema";
+import { createUser, enrol, type TestUser } from "../factories";
 import { createTestDatabase } from "../setup/db";
 import { refusalOf } from "../setup/refusal";
 
@@ -340,5 +346,131 @@ describe("getCourseForEditing and listCourseFormOptions", () => {
     expect(forAdmin.instructors.map((user) => user.id)).toEqual(expect.arrayContaining([teacher.id, otherTeacher.id, admin.id]));
     expect(forAdmin.instructors.map((user) => user.id)).not.toContain(student.id);
     expect((await listCourseFormOptions(handle.db, teacher)).instructors).toEqual([]);
+  });
+});
+
+describe("announcing new lessons to the learners", () => {
+  const minutes = (from: Date, count: number) => new Date(from.getTime() + count * 60_000);
+  const announcements = async (courseId: number) =>
+    (await handle.db.select().from(jobs).where(eq(jobs.queue, LESSONS_ANNOUNCEMENT_QUEUE))).filter(
+      (job) => (job.payload as LessonsAnnouncementJob).courseId === courseId,
+    );
+  const lessonNews = (user: TestUser) =>
+    handle.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, user.id), eq(notifications.kind, "lessons_added")))
+      .orderBy(notifications.id);
+  const keep = (saved: { id: number; title: string }[]) => saved.map((row) => lesson(row.title, { id: String(row.id) }));
+
+  it("announces the lessons a published course gains over several saves at once, to each following learner, once", async () => {
+    const t0 = new Date("2030-01-06T08:00:00Z");
+    const { course, lessons: first } = await createCourse(
+      handle.db,
+      teacher,
+      courseInput({ title: "Solaire pour tous", status: "published" }),
+      t0,
+    );
+    const follower = await createUser(handle.db, { firstName: "Kadia" });
+    const unpaid = await createUser(handle.db, { firstName: "Bakary" });
+    await enrol(handle.db, follower, course, { paid: true });
+    await enrol(handle.db, unpaid, course);
+
+    // Edits without a new lesson announce nothing.
+    await updateCourse(
+      handle.db,
+      teacher,
+      course.id,
+      courseInput({ title: "Solaire pour tous", status: "published", lessons: keep(first) }),
+      minutes(t0, 5),
+    );
+    expect(await announcements(course.id)).toHaveLength(0);
+
+    const second = await updateCourse(
+      handle.db,
+      teacher,
+      course.id,
+      courseInput({ title: "Solaire pour tous", status: "published", lessons: [...keep(first), lesson("Les onduleurs")] }),
+      minutes(t0, 10),
+    );
+    await updateCourse(
+      handle.db,
+      teacher,
+      course.id,
+      courseInput({ title: "Solaire pour tous", status: "published", lessons: [...keep(second.lessons), lesson("Le câblage")] }),
+      minutes(t0, 20),
+    );
+    const queued = await announcements(course.id);
+    expect(queued.map((job) => job.runAt.toISOString())).toEqual(
+      [10, 20].map((at) => minutes(t0, at + LESSONS_ANNOUNCEMENT_DELAY_MS / 60_000).toISOString()),
+    );
+    expect(await lessonNews(follower)).toHaveLength(0);
+
+    const payload = queued[0]!.payload as LessonsAnnouncementJob;
+    expect(await announceNewLessons(handle.db, payload, minutes(t0, 40))).toBe(1);
+    const [news, ...more] = await lessonNews(follower);
+    expect(more).toHaveLength(0);
+    expect(news).toMatchObject({
+      title: "2 nouvelles leçons",
+      body: "Dans « Solaire pour tous » : « Les onduleurs », « Le câblage ».",
+      link: `/dashboard/formations/${course.slug}`,
+    });
+    expect(await lessonNews(unpaid)).toHaveLength(0);
+    expect(await lessonNews(teacher)).toHaveLength(0);
+
+    // The second save's announcement, and a replay of the first (a retry), tell no one again.
+    expect(await announceNewLessons(handle.db, queued[1]!.payload as LessonsAnnouncementJob, minutes(t0, 50))).toBe(0);
+    expect(await announceNewLessons(handle.db, payload, minutes(t0, 51))).toBe(0);
+    expect(await lessonNews(follower)).toHaveLength(1);
+
+    // The next lesson queues a new announcement; removed before it runs, it is not announced, and a
+    // lesson added after that is announced in turn.
+    const [latest] = await handle.db.select().from(courses).where(eq(courses.id, course.id));
+    const third = await updateCourse(
+      handle.db,
+      teacher,
+      course.id,
+      courseInput({
+        title: "Solaire pour tous",
+        status: "published",
+        lessons: [...keep((await getCourseForEditing(handle.db, teacher, course.id)).lessons), lesson("Retiré aussitôt")],
+      }),
+      minutes(t0, 60),
+    );
+    expect(await announcements(course.id)).toHaveLength(3);
+    await updateCourse(
+      handle.db,
+      teacher,
+      course.id,
+      courseInput({
+        title: "Solaire pour tous",
+        status: "published",
+        lessons: keep(third.lessons.filter((row) => row.title !== "Retiré aussitôt")),
+      }),
+      minutes(t0, 55),
+    );
+    expect(
+      await announceNewLessons(handle.db, { courseId: course.id, since: latest!.lessonsAnnouncedAt.toISOString() }, minutes(t0, 90)),
+    ).toBe(0);
+    expect(await lessonNews(follower)).toHaveLength(1);
+  });
+
+  it("announces nothing for a draft, nor for the lessons a course is created with", async () => {
+    const { course, lessons: first } = await created(teacher, { title: "Brouillon solaire" });
+    await updateCourse(
+      handle.db,
+      teacher,
+      course.id,
+      courseInput({ title: "Brouillon solaire", lessons: [...keep(first), lesson("En préparation")] }),
+    );
+    const published = await created(teacher, { title: "Publié d'emblée", status: "published" });
+    await updateCourse(
+      handle.db,
+      teacher,
+      published.course.id,
+      courseInput({ title: "Publié d'emblée", status: "published", lessons: keep(published.lessons) }),
+    );
+    expect(await announcements(course.id)).toHaveLength(0);
+    expect(await announcements(published.course.id)).toHaveLength(0);
   });
 });

@@ -13,6 +13,7 @@ import { claimFiles, releaseUnusedCourseFiles, setLessonAttachments, usableUnatt
 import { AppError, validate, type FieldErrors } from "../errors";
 import { recomputeCourseProgress } from "../learning";
 import { courseNotFound, getManagedCourse, type Course } from "./access";
+import { queueLessonsAnnouncement } from "./announcements";
 import { courseFormSchema, type CourseFormData } from "./form-schema";
 import { canAssignInstructor, canAuthor, canChangeStatus, managedCoursesWhere } from "./policy";
 
@@ -212,6 +213,7 @@ export async function createCourse(db: Database, actor: Actor, input: unknown, n
           instructorId,
           position: Number(next),
           publishedAt: data.status === "published" ? now : null,
+          lessonsAnnouncedAt: now,
           createdAt: now,
           updatedAt: now,
         })
@@ -271,6 +273,8 @@ export async function updateCourse(db: Database, actor: Actor, courseId: number,
           .where(eq(courses.id, courseId))
           .returning();
         const saved = await saveLessons(tx, courseId, data.lessons, now);
+        const added = saved.filter((lesson) => lesson.createdAt > current.lessonsAnnouncedAt).map((lesson) => lesson.id);
+        if (data.status === "published" && added.length > 0) await queueLessonsAnnouncement(tx, current, Math.max(...added), now);
         await releaseUnusedCourseFiles(tx, courseId);
         // A lesson added or removed changes every learner's share of lessons done.
         await recomputeCourseProgress(tx, courseId, now);

@@ -1,9 +1,16 @@
 /**
  * Courses: authoring (the course form: a course, its lessons, its files), statuses, the readers a
- * course's managers use, and the rules of who may do what (policy.ts). Owns the courses and
- * lessons tables.
+ * course's managers use, the announcement of new lessons to the learners, and the rules of who may
+ * do what (policy.ts). Owns the courses and lessons tables.
  */
 export { courseNotFound, getManagedCourse, type Course } from "./access";
+export {
+  announceNewLessons,
+  LESSONS_ANNOUNCEMENT_DELAY_MS,
+  LESSONS_ANNOUNCEMENT_QUEUE,
+  queueLessonsAnnouncement,
+  type LessonsAnnouncementJob,
+} from "./announcements";
 export {
   createCourse,
   describeFormFiles,

@@ -6,6 +6,7 @@ import { createRequestHandler } from "@react-router/express";
 import express from "express";
 import helmet from "helmet";
 import { createCampusAuth, mountAuth, sessionOf } from "../auth/express";
+import { announceNewLessons, LESSONS_ANNOUNCEMENT_QUEUE, type LessonsAnnouncementJob } from "../courses";
 import { canAuthor } from "../courses/policy";
 import { openDatabase, type DatabaseHandle } from "../db/client";
 import { seedDatabase } from "../db/seed";
@@ -319,6 +320,11 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
       {
         queue: COMPLETION_CHECK_QUEUE,
         run: (payload: CompletionCheck, { now }) => issueCertificateIfComplete(db.db, certificates, payload, now()),
+      },
+      // New lessons of a published course, told to its learners once, half an hour after the save.
+      {
+        queue: LESSONS_ANNOUNCEMENT_QUEUE,
+        run: (payload: LessonsAnnouncementJob, { now }) => announceNewLessons(db.db, payload, now()),
       },
       // A live session's reminders, 24 h and 1 h before: once, and not if it was cancelled or moved.
       {

@@ -1,4 +1,4 @@
-import { Award, Bell, CalendarClock, CreditCard, MessageCircle, MessagesSquare, ShieldCheck } from "~/components/icons";
+import { Award, Bell, BookOpen, CalendarClock, CreditCard, MessageCircle, MessagesSquare, ShieldCheck } from "~/components/icons";
 import { Form, useFetcher } from "react-router";
 import { cx } from "~/components/ui/control";
 import { notificationKinds, type NotificationKind } from "~/lib/notifications";
@@ -20,6 +20,7 @@ export type NotificationView = {
 const icons = {
   payment: CreditCard,
   certificate: Award,
+  lesson: BookOpen,
   forum: MessagesSquare,
   message: MessageCircle,
   session: CalendarClock,

@@ -144,7 +144,7 @@ export default function LearnerCoursePage({ loaderData, actionData }: Route.Comp
             {completed ? "Revoir les leçons" : started ? "Continuer" : "Commencer la formation"}
           </Link>
         ) : (
-          <p className="mt-3 text-slate-700">Les leçons de cette formation arrivent bientôt : vous serez prévenu par e-mail.</p>
+          <p className="mt-3 text-slate-700">Les leçons de cette formation arrivent bientôt : vous serez prévenu dès leur mise en ligne.</p>
         )}
       </section>
 

@@ -68,6 +68,8 @@ export const courses = pgTable(
     position: integer("position").notNull().default(0),
     instructorId: text("instructor_id").references(() => users.id, { onDelete: "set null" }),
     publishedAt: timestamp("published_at", { withTimezone: true }),
+    /** Lessons created after this have not been announced to the course's learners yet (courses/announcements.ts). */
+    lessonsAnnouncedAt: timestamp("lessons_announced_at", { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,0 +1,1 @@
+ALTER TABLE "courses" ADD COLUMN "lessons_announced_at" timestamp with time zone DEFAULT now() NOT NULL;
