@@ -77,7 +77,7 @@ test("the review form and the public reviews pass axe (axe needs JavaScript)", a
 test("an administrator sees both parts of the rating and hides a review", async ({ browser }) => {
   const page = await newPage(browser, { width: 1280, height: 900 });
   await signInAs(page, "admin", "/admin/avis");
-  const ratings = page.getByRole("region", { name: "Notes par cours" });
+  const ratings = page.getByRole("region", { name: "Tableau des notes par cours" });
   const row = ratings.getByRole("row", { name: /Intelligence Artificielle/ });
   await expect(row.getByRole("cell").nth(0)).toHaveText("4,9 (246 avis)");
   await expect(row.getByRole("cell").nth(1)).toHaveText("4,9 (245 avis)");

@@ -129,7 +129,7 @@ export default function ReviewsPage({ loaderData }: Route.ComponentProps) {
           {ratings.length === 0 ? (
             <p className="text-sm text-slate-700">Aucun cours.</p>
           ) : (
-            <Table label="Notes par cours">
+            <Table label="Tableau des notes par cours">
               <TableHeader>
                 <TableRow>
                   <TableHead>Cours</TableHead>
