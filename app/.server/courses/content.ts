@@ -263,7 +263,11 @@ async function usesOfFile(tx: Database, file: LockedFile): Promise<string[]> {
     return lesson ? [`la leçon « ${lesson.title} »`] : [];
   }
   if (file.purpose === "lesson_video") {
-    const rows = await tx.select({ title: lessons.title }).from(lessons).where(eq(lessons.videoFileId, file.id));
+    const rows = await tx
+      .select({ title: lessons.title })
+      .from(lessons)
+      .where(eq(lessons.videoFileId, file.id))
+      .orderBy(asc(lessons.position), asc(lessons.id));
     return rows.map((row) => `la leçon « ${row.title} »`);
   }
   const rows = await tx.select({ title: courses.title }).from(courses).where(eq(courses.thumbnailFileId, file.id));
