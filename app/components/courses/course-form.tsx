@@ -524,7 +524,7 @@ export function CourseForm(props: CourseFormProps) {
                   {status === "draft"
                     ? "Visible par vous et les administrateurs seulement."
                     : status === "published"
-                      ? "Visible dans le catalogue, ouvert aux inscriptions."
+                      ? "Visible dans le catalogue, ouvert aux inscriptions ; les inscrits sont prévenus des leçons ajoutées."
                       : "Retiré du catalogue ; les inscrits gardent leur accès."}
                 </span>
               </span>
