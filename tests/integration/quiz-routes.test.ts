@@ -17,6 +17,7 @@ import { getToast } from "~/.server/toast";
 import { action as quizAction, loader as quizLoader } from "~/routes/dashboard/quiz";
 import { action as attemptAction, loader as attemptLoader } from "~/routes/dashboard/quiz-tentative";
 import { action as studentAction, loader as studentLoader } from "~/routes/teacher/student";
+import { loader as studentsLoader } from "~/routes/teacher/students";
 import { createCourse, createQuiz, createUser, enrol, rightAnswers, takeQuiz, type TestUser } from "../factories";
 import { createTestAuth, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
@@ -365,6 +366,7 @@ describe("an attempt", () => {
 
 describe("one more attempt", () => {
   type StudentPage = { enrolments: Array<{ spentQuizzes: Array<{ quizId: number; title: string; used: number }> }> };
+  type StudentsList = { students: Array<{ userId: string; quizzesSpent: number }> };
 
   it("is opened by the course's teacher to a learner who failed every attempt: once per click, told, then taken", async () => {
     const { learner, base, params, quiz } = await setting({ maxAttempts: 1 });
@@ -373,9 +375,15 @@ describe("one more attempt", () => {
       call(studentAction, who, studentPath, { form: { intent: "grant-attempt", quiz: String(quiz.id) }, params: { id: learner.id } });
     const spent = async () =>
       ((await call(studentLoader, teacher, studentPath, { params: { id: learner.id } })).data as StudentPage).enrolments[0]!.spentQuizzes;
+    // « Mes Étudiants » flags the learner's row while they wait for it.
+    const flagged = async () =>
+      ((await call(studentsLoader, teacher, "/teacher/students", {})).data as StudentsList).students.find(
+        (row) => row.userId === learner.id,
+      )!.quizzesSpent;
 
     // An attempt still left: nothing offered, and a forged post is refused with the reason.
     expect(await spent()).toEqual([]);
+    expect(await flagged()).toBe(0);
     expect(await grant(teacher)).toMatchObject({
       status: 409,
       data: { message: "Cet apprenant a encore une tentative : il peut la passer dès maintenant." },
@@ -384,6 +392,7 @@ describe("one more attempt", () => {
     const { path, attemptParams } = await start(learner, base, params);
     await call(attemptAction, learner, path, { form: { intent: "submit", confirmed: "yes" }, params: attemptParams });
     expect(await spent()).toEqual([{ quizId: quiz.id, title: quiz.title, used: 1 }]);
+    expect(await flagged()).toBe(1);
 
     // Neither another teacher nor the learner may open it.
     expect((await grant(await createUser(handle.db, { role: "teacher" }))).status).toBe(404);
@@ -401,6 +410,7 @@ describe("one more attempt", () => {
     const told = await handle.db.select().from(notifications).where(eq(notifications.userId, learner.id));
     expect(told).toEqual([expect.objectContaining({ kind: "quiz_attempt_granted", link: `${base}`, title: "Nouvelle tentative ouverte" })]);
     expect(await spent()).toEqual([]);
+    expect(await flagged()).toBe(0);
 
     // The learner sees it and takes it; after it, none is left again.
     const page = (await call(quizLoader, learner, base, { params })).data as { attemptsLeft: number; quiz: { maxAttempts: number } };

@@ -56,15 +56,38 @@ const lastLessonActivity = (db: Database) =>
     .groupBy(lessonProgress.enrolmentId)
     .as("last_lesson_activity");
 
-/** Per learner and course: the best graded score. */
-const bestScores = (db: Database) =>
-  db
-    .select({ userId: quizAttempts.userId, courseId: quizzes.courseId, best: max(quizAttempts.score).as("best_score") })
+/**
+ * Per learner and course, from one pass over the attempts: the best graded score, and how many
+ * quizzes they failed with every attempt spent (the teacher may open one more: grantExtraAttempt).
+ */
+const quizStandings = (db: Database) => {
+  const tallies = db
+    .select({
+      quizId: quizAttempts.quizId,
+      userId: quizAttempts.userId,
+      used: count(quizAttempts.id).as("used"),
+      passed: sql<boolean>`coalesce(bool_or(${quizAttempts.passed}), false)`.as("passed"),
+      best: max(quizAttempts.score).as("best"),
+    })
     .from(quizAttempts)
-    .innerJoin(quizzes, eq(quizzes.id, quizAttempts.quizId))
-    .where(sql`${quizAttempts.score} is not null`)
-    .groupBy(quizAttempts.userId, quizzes.courseId)
-    .as("best_scores");
+    .groupBy(quizAttempts.quizId, quizAttempts.userId)
+    .as("attempt_tallies");
+  return db
+    .select({
+      userId: tallies.userId,
+      courseId: quizzes.courseId,
+      best: max(tallies.best).as("best_score"),
+      spent:
+        sql<number>`count(*) filter (where ${isNull(quizzes.deletedAt)} and not ${tallies.passed} and ${tallies.used} >= ${learnerAttemptLimit()})`
+          .mapWith(Number)
+          .as("spent_quizzes"),
+    })
+    .from(tallies)
+    .innerJoin(quizzes, eq(quizzes.id, tallies.quizId))
+    .leftJoin(quizAttemptGrants, and(eq(quizAttemptGrants.quizId, tallies.quizId), eq(quizAttemptGrants.userId, tallies.userId)))
+    .groupBy(tallies.userId, quizzes.courseId)
+    .as("quiz_standings");
+};
 
 /** Per enrolment: the status of its latest payment. */
 const latestPayments = (db: Database) =>
@@ -78,7 +101,7 @@ export type StudentRow = Awaited<ReturnType<typeof listTeacherStudents>>[number]
 
 export async function listTeacherStudents(db: Database, actor: Actor, filters: Partial<StudentFilters> = {}) {
   const lessonActivity = lastLessonActivity(db);
-  const scores = bestScores(db);
+  const standings = quizStandings(db);
   const paid = latestPayments(db);
   const rows = await db
     .select({
@@ -94,7 +117,8 @@ export async function listTeacherStudents(db: Database, actor: Actor, filters: P
       progress: enrolments.progress,
       enrolledAt: enrolments.enrolledAt,
       lastActivityAt: sql<Date>`greatest(${enrolments.updatedAt}, ${lessonActivity.at})`.mapWith(enrolments.updatedAt),
-      bestScore: scores.best,
+      bestScore: standings.best,
+      spentQuizzes: standings.spent,
       paymentStatus: paid.status,
       certificateId: certificates.id,
     })
@@ -102,7 +126,7 @@ export async function listTeacherStudents(db: Database, actor: Actor, filters: P
     .innerJoin(courses, eq(courses.id, enrolments.courseId))
     .innerJoin(users, eq(users.id, enrolments.userId))
     .leftJoin(lessonActivity, eq(lessonActivity.enrolmentId, enrolments.id))
-    .leftJoin(scores, and(eq(scores.userId, enrolments.userId), eq(scores.courseId, enrolments.courseId)))
+    .leftJoin(standings, and(eq(standings.userId, enrolments.userId), eq(standings.courseId, enrolments.courseId)))
     .leftJoin(paid, eq(paid.enrolmentId, enrolments.id))
     .leftJoin(
       certificates,
@@ -122,6 +146,8 @@ export async function listTeacherStudents(db: Database, actor: Actor, filters: P
     ...row,
     name: `${row.firstName} ${row.lastName}`.trim() || row.email,
     bestScore: row.bestScore === null ? null : Math.round(Number(row.bestScore)),
+    // As on the learner's page: only while they follow the course.
+    spentQuizzes: FOLLOWING.includes(row.status) ? (row.spentQuizzes ?? 0) : 0,
     // A free course needs no payment.
     paymentStatus: row.paymentStatus ?? (row.priceFcfa > 0 ? null : ("free" as const)),
   }));

@@ -39,6 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       progress: row.progress,
       lastActivity: formatRelative(row.lastActivityAt, now),
       bestScore: row.bestScore,
+      quizzesSpent: row.spentQuizzes,
       payment: row.paymentStatus ? studentPaymentLabels[row.paymentStatus] : "—",
       certificate: Boolean(row.certificateId),
     })),
@@ -105,7 +106,10 @@ export default function StudentsPage({ loaderData }: Route.ComponentProps) {
           ) : (
             <ul className="divide-y divide-slate-100">
               {students.map((row) => (
-                <li key={row.key} className="grid gap-2 py-3 first:pt-0 last:pb-0 md:grid-cols-[2fr_2fr_1fr_1fr] md:items-center">
+                <li
+                  key={row.key}
+                  className="grid gap-2 py-3 first:pt-0 last:pb-0 md:grid-cols-[2fr_2fr_1fr_minmax(10rem,1fr)] md:items-center"
+                >
                   <div className="min-w-0">
                     <Link to={href("/teacher/students/:id", { id: row.userId })} className="font-semibold text-slate-900 hover:underline">
                       {row.name}
@@ -131,6 +135,12 @@ export default function StudentsPage({ loaderData }: Route.ComponentProps) {
                   </div>
                   <div className="text-sm text-slate-600">
                     <p>Quiz : {row.bestScore === null ? "—" : `${row.bestScore} %`}</p>
+                    {row.quizzesSpent > 0 ? (
+                      // Their page offers « Accorder une tentative ».
+                      <Badge tone="red" className="whitespace-nowrap">
+                        {row.quizzesSpent === 1 ? "Tentatives épuisées" : `Tentatives épuisées (${row.quizzesSpent} quiz)`}
+                      </Badge>
+                    ) : null}
                     <p>Actif {row.lastActivity}</p>
                   </div>
                 </li>
