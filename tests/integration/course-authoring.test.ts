@@ -8,6 +8,7 @@ import {
   type LessonsAnnouncementJob,
 } from "~/.server/courses/announcements";
 import { createCourse, getCourseForEditing, listCourseFormOptions, slugify, updateCourse } from "~/.server/courses/authoring";
+import { changeCourseStatus } from "~/.server/courses/status";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { courses, files, jobs, lessons, notifications } from "~/.server/db/schema";
 import { createUser, enrol, type TestUser } from "../factories";
@@ -428,6 +429,33 @@ describe("announcing new lessons to the learners", () => {
       ["2 nouvelles leçons", "Dans « Solaire pour tous » : « Les onduleurs », « Le câblage »."],
       ["Nouvelle leçon", "Dans « Solaire pour tous » : « Le stockage »."],
     ]);
+  });
+
+  it("announces the lessons added while a course was not published once it is published again from the list", async () => {
+    const t0 = new Date("2030-02-03T08:00:00Z");
+    const { course, lessons: first } = await createCourse(
+      handle.db,
+      teacher,
+      courseInput({ title: "Retour en ligne", status: "published" }),
+      t0,
+    );
+    const follower = await createUser(handle.db, { firstName: "Fanta" });
+    await enrol(handle.db, follower, course, { paid: true });
+    await changeCourseStatus(handle.db, admin, course.id, "draft", minutes(t0, 5));
+    await updateCourse(
+      handle.db,
+      teacher,
+      course.id,
+      courseInput({ title: "Retour en ligne", status: "draft", lessons: [...keep(first), lesson("Remise à niveau")] }),
+      minutes(t0, 10),
+    );
+    expect(await announcements(course.id)).toHaveLength(0);
+
+    await changeCourseStatus(handle.db, teacher, course.id, "published", minutes(t0, 20));
+    const [job, ...others] = await announcements(course.id);
+    expect(others).toHaveLength(0);
+    expect(await announceNewLessons(handle.db, job!.payload as LessonsAnnouncementJob, minutes(t0, 50))).toBe(1);
+    expect((await lessonNews(follower)).map((row) => row.body)).toEqual(["Dans « Retour en ligne » : « Remise à niveau »."]);
   });
 
   it("announces nothing for a draft, nor for the lessons a course is created with", async () => {
