@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql, type SQLWrapper } from "drizzle-orm";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { courses, enrolments, quizAttemptGrants, quizAttempts, quizzes } from "../db/schema";
@@ -13,6 +13,13 @@ import { canManageQuiz } from "./policy";
  */
 export const learnerAttemptLimit = () =>
   sql<number>`${quizzes.maxAttempts} + coalesce(${quizAttemptGrants.extraAttempts}, 0)`.mapWith(Number);
+
+/**
+ * Whether a learner failed a quiz with every attempt spent (the teacher may open one more), from
+ * their attempts used and whether one passed, on a query joined as for learnerAttemptLimit.
+ */
+export const attemptsSpent = (used: SQLWrapper, passed: SQLWrapper) =>
+  sql<boolean>`(not ${passed} and ${used} >= ${learnerAttemptLimit()})`;
 
 /** The table's check (quiz_attempt_grants_extra_range) allows no more. */
 const MAX_EXTRA_ATTEMPTS = 50;

@@ -28,7 +28,7 @@ export {
   submitAttempt,
   unansweredBeforeSubmit,
 } from "./attempts";
-export { grantExtraAttempt, learnerAttemptLimit } from "./grants";
+export { attemptsSpent, grantExtraAttempt, learnerAttemptLimit } from "./grants";
 export {
   bestQuizScores,
   exportQuizResultsCsv,

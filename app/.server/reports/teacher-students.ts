@@ -24,7 +24,7 @@ import {
 } from "../db/schema";
 import { AppError } from "../errors";
 import { FOLLOWING } from "../learning";
-import { learnerAttemptLimit } from "../quizzes";
+import { attemptsSpent } from "../quizzes";
 import { toCsv } from "../http/csv";
 
 /**
@@ -77,10 +77,9 @@ const quizStandings = (db: Database) => {
       userId: tallies.userId,
       courseId: quizzes.courseId,
       best: max(tallies.best).as("best_score"),
-      spent:
-        sql<number>`count(*) filter (where ${isNull(quizzes.deletedAt)} and not ${tallies.passed} and ${tallies.used} >= ${learnerAttemptLimit()})`
-          .mapWith(Number)
-          .as("spent_quizzes"),
+      spent: sql<number>`count(*) filter (where ${isNull(quizzes.deletedAt)} and ${attemptsSpent(tallies.used, tallies.passed)})`
+        .mapWith(Number)
+        .as("spent_quizzes"),
     })
     .from(tallies)
     .innerJoin(quizzes, eq(quizzes.id, tallies.quizId))
@@ -243,15 +242,14 @@ export async function getTeacherStudent(db: Database, actor: Actor, userId: stri
       .innerJoin(liveSessions, eq(liveSessions.id, liveSessionAttendance.sessionId))
       .where(and(eq(liveSessionAttendance.userId, userId), inArray(liveSessions.courseId, courseIds)))
       .orderBy(desc(liveSessions.startsAt)),
-    // Each quiz with the learner's attempts used, out of their limit (the quiz's, plus any opened to them).
+    // Each quiz with the learner's attempts used, and whether they failed it with all of theirs spent.
     db
       .select({
         courseId: quizzes.courseId,
         quizId: quizzes.id,
         title: quizzes.title,
-        allowed: learnerAttemptLimit(),
         used: count(quizAttempts.id),
-        passed: sql<boolean>`coalesce(bool_or(${quizAttempts.passed}), false)`,
+        spent: attemptsSpent(count(quizAttempts.id), sql`coalesce(bool_or(${quizAttempts.passed}), false)`),
       })
       .from(quizzes)
       .leftJoin(quizAttempts, and(eq(quizAttempts.quizId, quizzes.id), eq(quizAttempts.userId, userId)))
@@ -274,7 +272,7 @@ export async function getTeacherStudent(db: Database, actor: Actor, userId: stri
       // Quizzes failed with every attempt spent: the teacher may open one more (quizzes' grantExtraAttempt).
       spentQuizzes: FOLLOWING.includes(row.status)
         ? quizRows
-            .filter((quiz) => quiz.courseId === row.courseId && !quiz.passed && quiz.used >= quiz.allowed)
+            .filter((quiz) => quiz.courseId === row.courseId && quiz.spent)
             .map(({ quizId, title, used }) => ({ quizId, title, used }))
         : [],
     })),
