@@ -66,7 +66,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <main className="mx-auto flex min-h-screen max-w-xl flex-col items-center justify-center gap-4 p-6 text-center">
       <title>{status === 404 ? "Page introuvable" : "Erreur"}</title>
       <p className="text-6xl font-bold text-brand-700">{status}</p>
-      <h1 className="text-2xl font-semibold">{status === 404 ? "Oups ! Page introuvable" : "Une erreur est survenue"}</h1>
+      <h1 className="text-2xl font-semibold">{status === 404 ? "Oups ! Page introuvable" : "Une erreur est survenue"}</h1>
       <p className="text-slate-600">
         {message ??
           (status === 404
@@ -75,7 +75,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       </p>
       {requestId && status >= 500 ? (
         <p className="text-sm text-slate-600">
-          Si le problème continue, donnez cette référence à l'institut : <span className="font-mono font-semibold">{requestId}</span>
+          Si le problème continue, donnez cette référence à l'institut : <span className="font-mono font-semibold">{requestId}</span>
         </p>
       ) : null}
       <a href="/" className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800">

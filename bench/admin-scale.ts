@@ -184,7 +184,7 @@ async function check(origin: string, cookie: string, target: Target) {
   });
   await response.arrayBuffer();
   const expected = target.form ? 303 : 200;
-  if (response.status !== expected) throw new Error(`${target.path} : ${response.status} au lieu de ${expected}`);
+  if (response.status !== expected) throw new Error(`${target.path} : ${response.status} au lieu de ${expected}`);
   return { location: response.headers.get("location"), ms: performance.now() - started };
 }
 
@@ -248,7 +248,7 @@ async function main() {
       let env: Record<string, string>;
       if (engine === "postgres" && process.env.BENCH_DATABASE_URL) {
         env = { DATABASE_URL: process.env.BENCH_DATABASE_URL };
-        notes.push(`PostgreSQL : base déjà remplie (${process.env.BENCH_DATABASE_URL.replace(/^.*\//, "")}), reprise telle quelle.`);
+        notes.push(`PostgreSQL : base déjà remplie (${process.env.BENCH_DATABASE_URL.replace(/^.*\//, "")}), reprise telle quelle.`);
       } else {
         if (engine === "postgres") database = await freshPostgresDatabase();
         // The first start creates the database (migrations, reference data, demo accounts), as a trial's does.
@@ -259,13 +259,13 @@ async function main() {
         dataDir = first.dataDir;
         await first.stop();
         env = database ? { DATABASE_URL: database.url } : { DATA_DIR: dataDir };
-        console.log(`\n${engine} : seed:demo --learners ${learners}...`);
+        console.log(`\n${engine} : seed:demo --learners ${learners}...`);
         const seconds = await seed(env);
         notes.push(
-          `${engine === "postgres" ? "PostgreSQL" : "PGlite"} : \`npm run seed:demo -- --learners ${learners}\` en ${seconds.toFixed(0)} s.`,
+          `${engine === "postgres" ? "PostgreSQL" : "PGlite"} : \`npm run seed:demo -- --learners ${learners}\` en ${seconds.toFixed(0)} s.`,
         );
         if (database && process.env.BENCH_KEEP_DB === "1") {
-          console.log(`Base gardée : ${database.url}`);
+          console.log(`Base gardée : ${database.url}`);
           database = undefined;
         }
       }
@@ -281,12 +281,12 @@ async function main() {
         const figures = await counts(env.DATABASE_URL);
         topCourse = Number(figures.top_course) || null;
         notes.push(
-          `${engine === "postgres" ? "PostgreSQL" : "PGlite"} : ${figures.users} comptes, ${figures.enrolments} inscriptions, ${figures.payments} paiements, ` +
+          `${engine === "postgres" ? "PostgreSQL" : "PGlite"} : ${figures.users} comptes, ${figures.enrolments} inscriptions, ${figures.payments} paiements, ` +
             `${figures.progress} leçons suivies, ${figures.attempts} tentatives de quiz.`,
         );
       }
       const cookie = await signIn(server.origin, DEMO.admin);
-      console.log(`\n${engine} : ${duration} s par page et par nombre de connexions (${connectionCounts.join(", ")})`);
+      console.log(`\n${engine} : ${duration} s par page et par nombre de connexions (${connectionCounts.join(", ")})`);
       for (const target of targets(topCourse).filter((candidate) => wanted(candidate.name))) {
         // A report (its generation, its files) is one admin's act: one connection; one request when it takes long.
         const run = async (page: Target, once: boolean) => {
@@ -302,7 +302,7 @@ async function main() {
             await sampler?.stop();
             rows.push({ engine, name: page.name, path: page.path, connections, ...figures });
             console.log(
-              `  ${page.name}, ${connections} conn. : p50 ${figures.p50} ms, p99 ${figures.p99} ms (${figures.requests} requêtes)`,
+              `  ${page.name}, ${connections} conn. : p50 ${figures.p50} ms, p99 ${figures.p99} ms (${figures.requests} requêtes)`,
             );
           }
           return location;
@@ -333,30 +333,30 @@ async function main() {
     ? (JSON.parse(fs.readFileSync(path.resolve(root, process.env.BENCH_BEFORE), "utf8")) as { rows: Row[]; startedAt: string })
     : undefined;
   const report = [
-    `Mesuré le ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC par \`npm run bench:admin\` : ${machine(load1)}.`,
+    `Mesuré le ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC par \`npm run bench:admin\` : ${machine(load1)}.`,
     "Une base neuve remplie par `npm run seed:demo` (une année passée), puis le serveur de production (un processus,",
-    "instance d'essai) ; chaque écran d'administration chargé avec la session de l'administrateur de démonstration,",
+    "instance d'essai) ; chaque écran d'administration chargé avec la session de l'administrateur de démonstration,",
     `${duration} s par page et par nombre de connexions, ou trois requêtes par connexion si une seule prend plus du tiers de ce temps`,
     "(autocannon dans le processus du banc, même machine).",
-    "La génération d'un rapport est le POST de « Générer » (réponse 303 vers son fichier).",
+    "La génération d'un rapport est le POST de « Générer » (réponse 303 vers son fichier).",
     "",
     ...notes.map((note) => `- ${note}`),
     "",
     ...table(rows, before),
     "",
-    `Objectif de l'issue 15 : chaque écran d'administration sous ~${TARGET_MS / 1000} s (p50 à une connexion) : ${verdict(rows.filter((row) => !isFile(row)))}`,
+    `Objectif de l'issue 15 : chaque écran d'administration sous ~${TARGET_MS / 1000} s (p50 à une connexion) : ${verdict(rows.filter((row) => !isFile(row)))}`,
     "",
-    `Pour information, les fichiers (rapports générés, exports), qui portent chaque ligne de la période (une année : ≈ 100 000 paiements, ≈ 62 500 comptes) et croissent avec elles : ${filesSummary(rows.filter(isFile))}.`,
+    `Pour information, les fichiers (rapports générés, exports), qui portent chaque ligne de la période (une année : ≈ 100 000 paiements, ≈ 62 500 comptes) et croissent avec elles : ${filesSummary(rows.filter(isFile))}.`,
     ...(slow.length
       ? [
           "",
-          "Les requêtes SQL vues le plus longtemps en cours (pg_stat_activity échantillonné toutes les ~5 ms pendant les pages) :",
+          "Les requêtes SQL vues le plus longtemps en cours (pg_stat_activity échantillonné toutes les ~5 ms pendant les pages) :",
           "",
           "| requête | vue en cours (ms, cumul) | plus long appel vu (ms) | pages |",
           "|---|---:|---:|---|",
           ...slow.map(
             (query) =>
-              `| \`${query.query.slice(0, 160).replace(/\|/g, "\\|")}${query.query.length > 160 ? "…" : ""}\` | ${query.seenMs.toFixed(0)} | ${query.longestMs.toFixed(0)} | ${query.pages.slice(0, 3).join(" ; ")}${query.pages.length > 3 ? "…" : ""} |`,
+              `| \`${query.query.slice(0, 160).replace(/\|/g, "\\|")}${query.query.length > 160 ? "…" : ""}\` | ${query.seenMs.toFixed(0)} | ${query.longestMs.toFixed(0)} | ${query.pages.slice(0, 3).join(" ; ")}${query.pages.length > 3 ? "…" : ""} |`,
           ),
         ]
       : []),
@@ -365,7 +365,7 @@ async function main() {
   fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
   const file = path.join(root, "bench/results", `admin-${startedAt.toISOString()}.json`);
   fs.writeFileSync(file, JSON.stringify({ startedAt, learners, duration, connectionCounts, rows, slow }, null, 2));
-  console.log(`Figures : ${path.relative(root, file)}`);
+  console.log(`Figures : ${path.relative(root, file)}`);
   if (process.env.BENCH_NO_DOC === "1") return;
   writeDocSection("admin", report);
   console.log("Résultats écrits dans docs/performance.md.");
@@ -376,7 +376,7 @@ const latency = (row: Row, figure: number) => (row.requests === 0 ? `> ${duratio
 
 function table(rows: Row[], before?: { rows: Row[]; startedAt: string }) {
   const lines = [
-    `| page | moteur | connexions | p50 (ms) | p99 (ms) | requêtes | erreurs |${before ? ` avant : p50 / p99 (ms) |` : ""}`,
+    `| page | moteur | connexions | p50 (ms) | p99 (ms) | requêtes | erreurs |${before ? ` avant : p50 / p99 (ms) |` : ""}`,
     `|---|---|---:|---:|---:|---:|---:|${before ? "---:|" : ""}`,
   ];
   for (const row of rows) {
@@ -387,7 +387,7 @@ function table(rows: Row[], before?: { rows: Row[]; startedAt: string }) {
       `| ${row.name} | ${row.engine === "postgres" ? "PostgreSQL" : "PGlite"} | ${row.connections} | ${latency(row, row.p50)} | ${latency(row, row.p99)} | ${row.requests} | ${row.errors} |${before ? ` ${earlier ? `${latency(earlier, earlier.p50)} / ${latency(earlier, earlier.p99)}` : "—"} |` : ""}`,
     );
   }
-  if (before) lines.push("", `« avant » : la mesure du ${before.startedAt.slice(0, 16).replace("T", " ")} UTC (même banc, code d'avant).`);
+  if (before) lines.push("", `« avant » : la mesure du ${before.startedAt.slice(0, 16).replace("T", " ")} UTC (même banc, code d'avant).`);
   return lines;
 }
 
@@ -403,7 +403,7 @@ function verdict(rows: Row[]) {
   const single = rows.filter((row) => row.connections === Math.min(...connectionCounts));
   const over = single.filter((row) => row.requests === 0 || row.p50 > TARGET_MS || row.errors > 0);
   if (!over.length)
-    return `atteint (la plus lente : ${[...single].sort((a, b) => b.p50 - a.p50)[0]?.name ?? "—"}, ${Math.max(...single.map((row) => row.p50))} ms)`;
+    return `atteint (la plus lente : ${[...single].sort((a, b) => b.p50 - a.p50)[0]?.name ?? "—"}, ${Math.max(...single.map((row) => row.p50))} ms)`;
   return `**manqué** (${over.map((row) => `${row.name} ${row.p50} ms${row.errors ? `, ${row.errors} erreurs` : ""}`).join(", ")})`;
 }
 

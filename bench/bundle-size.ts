@@ -76,7 +76,7 @@ async function firstLoad(origin: string, page: SizedPage) {
 
 /** Headless Chromium with its DevTools port open, for Lighthouse to drive. */
 async function startChromium() {
-  if (!fs.existsSync(chromiumPath)) throw new Error(`Chromium introuvable (${chromiumPath}) : apt-get install chromium, ou CHROMIUM_PATH`);
+  if (!fs.existsSync(chromiumPath)) throw new Error(`Chromium introuvable (${chromiumPath}) : apt-get install chromium, ou CHROMIUM_PATH`);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), "campus-lighthouse-"));
   const child = spawn(
     chromiumPath,
@@ -94,7 +94,7 @@ async function startChromium() {
   process.once("exit", () => child.kill("SIGKILL"));
   const port = await new Promise<number>((resolve, reject) => {
     let output = "";
-    const timer = setTimeout(() => reject(new Error(`Chromium n'a pas ouvert son port DevTools :\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`Chromium n'a pas ouvert son port DevTools :\n${output}`)), 30_000);
     child.stderr!.on("data", (chunk: Buffer) => {
       output += chunk;
       const match = /DevTools listening on ws:\/\/[^:]+:(\d+)\//.exec(output);
@@ -103,7 +103,7 @@ async function startChromium() {
         resolve(Number(match[1]));
       }
     });
-    child.once("exit", (code) => reject(new Error(`Chromium s'est arrêté (${code}) :\n${output}`)));
+    child.once("exit", (code) => reject(new Error(`Chromium s'est arrêté (${code}) :\n${output}`)));
   });
   return {
     port,
@@ -134,7 +134,7 @@ async function audit(url: string, port: number, cookie?: string): Promise<Audit>
     ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}),
   });
   const lhr = result?.lhr;
-  if (!lhr || lhr.runtimeError) throw new Error(`Lighthouse ${url} : ${lhr?.runtimeError?.message ?? "pas de résultat"}`);
+  if (!lhr || lhr.runtimeError) throw new Error(`Lighthouse ${url} : ${lhr?.runtimeError?.message ?? "pas de résultat"}`);
   const value = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
@@ -175,7 +175,7 @@ async function main() {
           for (let run = 0; run < runs; run++) results.push(await audit(`${server.origin}${page.path}`, chromium.port, page.cookie));
           const sorted = [...results].sort((a, b) => a.score - b.score || b.tbt - a.tbt);
           audits.push({ page, median: sorted[Math.floor((sorted.length - 1) / 2)]!, scores: results.map((entry) => entry.score) });
-          console.log(`  Lighthouse ${page.label} : ${results.map((entry) => entry.score).join(", ")}`);
+          console.log(`  Lighthouse ${page.label} : ${results.map((entry) => entry.score).join(", ")}`);
         }
       } finally {
         await chromium.stop();
@@ -193,11 +193,11 @@ async function main() {
   const ms = (value: number) => `${Math.round(value)} ms`;
   const budgetVerdict = (row: (typeof rows)[number]) => {
     if (row.page.target) return total(row, 1) <= BUDGET ? "tenu" : "**dépassé**";
-    return row.page.path === SIGN_IN_PATH ? "pour information" : `pour information ; après ${SIGN_IN_PATH} : ${kb(afterSignIn(row))}`;
+    return row.page.path === SIGN_IN_PATH ? "pour information" : `pour information ; après ${SIGN_IN_PATH} : ${kb(afterSignIn(row))}`;
   };
   const report = [
     `Mesuré le ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC par \`npm run bench:size\`, octets reçus du serveur de production`,
-    "par un premier visiteur (HTML compressé à la volée, brotli 4 / gzip 6 ; fichiers de `/assets` précompressés, brotli 11 / gzip 9).",
+    "par un premier visiteur (HTML compressé à la volée, brotli 4 / gzip 6 ; fichiers de `/assets` précompressés, brotli 11 / gzip 9).",
     "1 KB = 1 000 octets.",
     "",
     `| page | fichiers | HTML br / gzip | CSS br / gzip | JS br / gzip | total brotli | total gzip | brut | budget ${kb(BUDGET)} (brotli) |`,
@@ -207,8 +207,8 @@ async function main() {
         `| ${row.page.label} | ${row.files + 1} | ${kb(row.html[1]!)} / ${kb(row.html[2]!)} | ${kb(row.css[1]!)} / ${kb(row.css[2]!)} | ${kb(row.js[1]!)} / ${kb(row.js[2]!)} | ${kb(total(row, 1))} | ${kb(total(row, 2))} | ${kb(total(row, 0))} | ${budgetVerdict(row)} |`,
     ),
     "",
-    `La connexion et les pages connectées gardent React ([décision 0024](decisions/0024-public-pages-without-react.md)) : pas de budget,`,
-    `chiffres pour information. « Après ${SIGN_IN_PATH} » : ce qu'un apprenant qui vient de se connecter télécharge encore (la page et les`,
+    `La connexion et les pages connectées gardent React ([décision 0024](decisions/0024-public-pages-without-react.md)) : pas de budget,`,
+    `chiffres pour information. « Après ${SIGN_IN_PATH} » : ce qu'un apprenant qui vient de se connecter télécharge encore (la page et les`,
     `fichiers que ${SIGN_IN_PATH} n'a pas déjà apportés).`,
     ...(audits.length
       ? [

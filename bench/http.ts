@@ -117,7 +117,7 @@ async function main() {
     for (const shape of shapes) {
       const server = await startShape(shape, databases, port);
       try {
-        console.log(`\n${LABEL[shape]} : ${duration} s par cible, ${connections} connexions`);
+        console.log(`\n${LABEL[shape]} : ${duration} s par cible, ${connections} connexions`);
         if (!captured) {
           // The bytes nginx serves: what the app sends an anonymous visitor, in each encoding.
           captured = [];
@@ -140,7 +140,7 @@ async function main() {
         for (const target of targets.filter((candidate) => wanted(candidate.name))) {
           const figures = await measure(server.origin, server.child.pid!, target);
           rows.push({ shape, group: target.group, name: target.name, path: target.path, ...figures });
-          console.log(`  ${target.name} : ${figures.rps.toFixed(0)} req/s, p99 ${figures.p99} ms, RSS ${mb(figures.rssSum)}`);
+          console.log(`  ${target.name} : ${figures.rps.toFixed(0)} req/s, p99 ${figures.p99} ms, RSS ${mb(figures.rssSum)}`);
         }
       } finally {
         await server.stop();
@@ -157,14 +157,14 @@ async function main() {
           const coding = served.headers["content-encoding"] ?? "identity";
           const expected = coding === "br" ? page.br : coding === "gzip" ? page.gzip : page.identity;
           if (!served.body.equals(expected) || (/\bbr\b/.test(encoding) && coding !== "br")) {
-            throw new Error(`nginx ${page.path} : pas les octets de l'application (${coding}, ${served.body.length} octets)`);
+            throw new Error(`nginx ${page.path} : pas les octets de l'application (${coding}, ${served.body.length} octets)`);
           }
         }
-        console.log(`\nnginx : les mêmes octets, précompressés`);
+        console.log(`\nnginx : les mêmes octets, précompressés`);
         for (const page of CACHED.filter(wanted)) {
           const figures = await measure(nginx.origin, nginx.child.pid!, { path: page });
           rows.push({ shape: "nginx", group: "nginx", name: page, path: page, ...figures });
-          console.log(`  ${page} : ${figures.rps.toFixed(0)} req/s`);
+          console.log(`  ${page} : ${figures.rps.toFixed(0)} req/s`);
         }
       } finally {
         await nginx.stop();
@@ -175,18 +175,18 @@ async function main() {
   }
 
   const report = [
-    `Mesuré le ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC par \`npm run bench\` : ${machine(load1)}.`,
+    `Mesuré le ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC par \`npm run bench\` : ${machine(load1)}.`,
     `autocannon dans le processus du banc (sur la même machine), ${connections} connexions, ${duration} s par cible après ${warmup} s`,
     `d'échauffement, \`Accept-Encoding: ${encoding}\`. Serveur de production en instance d'essai (\`CAMPUS_MODE=trial\`,`,
-    "pour ses comptes de démonstration : même rendu qu'un déploiement), une base neuve par moteur (PGlite dans un dossier",
-    "temporaire, PostgreSQL 15 local), chaque forme démarrée à part ; pages connectées avec la session de leur rôle,",
-    "ouverte par l'API de connexion. RSS max : somme sur le processus principal et ses processus de travail,",
-    "puis le plus gros d'entre eux ; sans doublons : les pages propres de chaque processus, plus une fois les pages",
+    "pour ses comptes de démonstration : même rendu qu'un déploiement), une base neuve par moteur (PGlite dans un dossier",
+    "temporaire, PostgreSQL 15 local), chaque forme démarrée à part ; pages connectées avec la session de leur rôle,",
+    "ouverte par l'API de connexion. RSS max : somme sur le processus principal et ses processus de travail,",
+    "puis le plus gros d'entre eux ; sans doublons : les pages propres de chaque processus, plus une fois les pages",
     "qu'ils partagent (le binaire de Node).",
     "",
     ...table(rows),
     "",
-    "Objectifs de l'issue 10 :",
+    "Objectifs de l'issue 10 :",
     "",
     ...verdicts(rows),
   ].join("\n");
@@ -236,19 +236,19 @@ function verdicts(rows: Row[]): string[] {
     const floor = TARGET.rpsPerProcess[engine];
     const below = measured.filter((row) => row.rps < floor);
     lines.push(
-      `- Pages connectées et page publique sans cache, ${engine === "postgres" ? "PostgreSQL" : "PGlite"}, un processus, ≥ ${floor} req/s : ${verdict(!below.length)} (de ${Math.min(...measured.map((row) => row.rps)).toFixed(0)} à ${Math.max(...measured.map((row) => row.rps)).toFixed(0)} req/s${below.length ? ` ; en dessous : ${list(below.map((row) => `${row.name} ${row.rps.toFixed(0)}`))}` : ""})`,
+      `- Pages connectées et page publique sans cache, ${engine === "postgres" ? "PostgreSQL" : "PGlite"}, un processus, ≥ ${floor} req/s : ${verdict(!below.length)} (de ${Math.min(...measured.map((row) => row.rps)).toFixed(0)} à ${Math.max(...measured.map((row) => row.rps)).toFixed(0)} req/s${below.length ? ` ; en dessous : ${list(below.map((row) => `${row.name} ${row.rps.toFixed(0)}`))}` : ""})`,
     );
   }
   if (rendered.length) {
     const slow = rendered.filter((row) => row.p99 > TARGET.p99);
     const worst = [...rendered].sort((a, b) => b.p99 - a.p99)[0]!;
     lines.push(
-      `- Les mêmes, p99 ≤ ${TARGET.p99} ms à ${connections} connexions, toutes formes : ${verdict(!slow.length)} (${slow.length} cible(s) au-dessus sur ${rendered.length} ; la plus lente : ${worst.name}, ${LABEL[worst.shape]}, ${worst.p99} ms)`,
+      `- Les mêmes, p99 ≤ ${TARGET.p99} ms à ${connections} connexions, toutes formes : ${verdict(!slow.length)} (${slow.length} cible(s) au-dessus sur ${rendered.length} ; la plus lente : ${worst.name}, ${LABEL[worst.shape]}, ${worst.p99} ms)`,
     );
   }
   const failing = rows.filter((row) => row.errors + row.non2xx > 0);
   lines.push(
-    `- Aucune erreur (ni réponse hors 2xx) : ${verdict(!failing.length)}${failing.length ? ` (${list(failing.map((row) => `${row.name}, ${LABEL[row.shape]} : ${row.errors} erreurs, ${row.non2xx} non-2xx`))})` : ""}`,
+    `- Aucune erreur (ni réponse hors 2xx) : ${verdict(!failing.length)}${failing.length ? ` (${list(failing.map((row) => `${row.name}, ${LABEL[row.shape]} : ${row.errors} erreurs, ${row.non2xx} non-2xx`))})` : ""}`,
   );
   for (const engine of ["postgres", "pglite"] as const) {
     const pairs = of(`${engine}-auto`)
@@ -259,8 +259,8 @@ function verdicts(rows: Row[]): string[] {
     const text = list(ratios.map((entry) => `${entry.name} ×${entry.ratio.toFixed(2)}`));
     lines.push(
       engine === "postgres"
-        ? `- Tous les cœurs sur PostgreSQL ≥ ${TARGET.coresRatio}× un processus : ${verdict(ratios.every((entry) => entry.ratio >= TARGET.coresRatio))} (${text})`
-        : `- Pour information, tous les cœurs sur PGlite contre un processus : ${text}`,
+        ? `- Tous les cœurs sur PostgreSQL ≥ ${TARGET.coresRatio}× un processus : ${verdict(ratios.every((entry) => entry.ratio >= TARGET.coresRatio))} (${text})`
+        : `- Pour information, tous les cœurs sur PGlite contre un processus : ${text}`,
     );
   }
   const nginx = rows.filter((row) => row.shape === "nginx");
@@ -274,7 +274,7 @@ function verdicts(rows: Row[]): string[] {
       ? verdict(allCores.every((entry) => entry.share >= TARGET.nginxShare))
       : "non mesuré (aucune forme sur tous les cœurs)";
     lines.push(
-      `- Pages anonymes en cache ≥ ¼ du débit de nginx sur les mêmes octets (tous les cœurs contre nginx sur tous les cœurs) : ${held} (${list(shares.map((entry) => `${entry.row.name}, ${LABEL[entry.row.shape as Shape]} : ${(entry.share * 100).toFixed(0)} %`))})`,
+      `- Pages anonymes en cache ≥ ¼ du débit de nginx sur les mêmes octets (tous les cœurs contre nginx sur tous les cœurs) : ${held} (${list(shares.map((entry) => `${entry.row.name}, ${LABEL[entry.row.shape as Shape]} : ${(entry.share * 100).toFixed(0)} %`))})`,
     );
   }
   for (const shape of ["pglite-1", "pglite-auto"] as const) {
@@ -283,7 +283,7 @@ function verdicts(rows: Row[]): string[] {
     const peak = Math.max(...measured.map((row) => row.rssSum ?? 0));
     const distinct = Math.max(...measured.map((row) => row.distinctSum ?? 0));
     lines.push(
-      `- Mémoire sous charge, ${LABEL[shape]} (somme des processus) ≤ ${mb(TARGET.rss.pglite)} : ${verdict(peak <= TARGET.rss.pglite)} (RSS ${mb(peak)} ; sans doublons, pages partagées comptées une fois : ${mb(distinct)})`,
+      `- Mémoire sous charge, ${LABEL[shape]} (somme des processus) ≤ ${mb(TARGET.rss.pglite)} : ${verdict(peak <= TARGET.rss.pglite)} (RSS ${mb(peak)} ; sans doublons, pages partagées comptées une fois : ${mb(distinct)})`,
     );
   }
   for (const shape of ["postgres-1", "postgres-auto"] as const) {
@@ -293,7 +293,7 @@ function verdicts(rows: Row[]): string[] {
     const sum = Math.max(...measured.map((row) => row.rssSum ?? 0));
     const distinct = Math.max(...measured.map((row) => row.distinctSum ?? 0));
     lines.push(
-      `- Mémoire sous charge, ${LABEL[shape]}, ≤ ${mb(TARGET.rss.postgresPerProcess)} par processus : ${verdict(peak <= TARGET.rss.postgresPerProcess)} (${mb(peak)} au plus pour un processus, ${mb(sum)} en tout, ${mb(distinct)} sans doublons)`,
+      `- Mémoire sous charge, ${LABEL[shape]}, ≤ ${mb(TARGET.rss.postgresPerProcess)} par processus : ${verdict(peak <= TARGET.rss.postgresPerProcess)} (${mb(peak)} au plus pour un processus, ${mb(sum)} en tout, ${mb(distinct)} sans doublons)`,
     );
   }
   return lines;

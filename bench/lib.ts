@@ -307,7 +307,7 @@ export async function signedInPages(origin: string): Promise<{ pages: BenchPage[
   };
   const courses = await fetch(`${origin}/dashboard/formations`, { headers: { cookie: cookies.student }, redirect: "manual" });
   const lesson = /href="(\/dashboard\/formations\/[\w-]+\/lecons\/[^"/?#]+)"/.exec(await courses.text())?.[1];
-  if (!lesson) throw new Error("/dashboard/formations : aucun lien « Continuer » vers une leçon pour l'étudiant de démonstration");
+  if (!lesson) throw new Error("/dashboard/formations : aucun lien « Continuer » vers une leçon pour l'étudiant de démonstration");
   const pages: BenchPage[] = [
     { name: "tableau de bord (étudiant)", path: "/dashboard", role: "student" },
     { name: "Mes Formations (étudiant)", path: "/dashboard/formations", role: "student" },
@@ -318,7 +318,7 @@ export async function signedInPages(origin: string): Promise<{ pages: BenchPage[
   for (const page of pages) {
     const response = await fetch(`${origin}${page.path}`, { headers: { cookie: cookies[page.role!] }, redirect: "manual" });
     await response.arrayBuffer();
-    if (response.status !== 200) throw new Error(`${page.path} (${page.role}) : ${response.status} au lieu de 200`);
+    if (response.status !== 200) throw new Error(`${page.path} (${page.role}) : ${response.status} au lieu de 200`);
   }
   return { pages, cookies };
 }
@@ -336,7 +336,7 @@ export const SHAPE_LABEL: Record<Shape, string> = {
 /** The shapes an environment variable lists (comma-separated), or the defaults. */
 export function shapesFrom(variable: string, defaults: readonly Shape[]): Shape[] {
   return (process.env[variable]?.split(",") ?? [...defaults]).map((shape) => {
-    if (!SHAPES.includes(shape.trim() as Shape)) throw new Error(`${variable} : ${shape} inconnu (${SHAPES.join(", ")})`);
+    if (!SHAPES.includes(shape.trim() as Shape)) throw new Error(`${variable} : ${shape} inconnu (${SHAPES.join(", ")})`);
     return shape.trim() as Shape;
   });
 }

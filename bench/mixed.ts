@@ -89,7 +89,7 @@ async function main() {
         const { pages, cookies } = await signedInPages(server.origin);
         const common = { url: server.origin, duration, timeout, headers: { "accept-encoding": encoding } };
         const anonymousConnections = Math.ceil(connections / 2);
-        console.log(`\n${SHAPE_LABEL[shape]} : ${duration} s, ${connections} connexions (moitié anonymes, moitié connectées)`);
+        console.log(`\n${SHAPE_LABEL[shape]} : ${duration} s, ${connections} connexions (moitié anonymes, moitié connectées)`);
         const sampler = sampleRss(server.child.pid!);
         const [anonymous, signedIn] = await Promise.all([
           autocannon({ ...common, connections: anonymousConnections, requests: PUBLIC_PAGES.map((page) => ({ path: page })) }),
@@ -123,11 +123,11 @@ async function main() {
   const line = (row: Row, name: string, figures: Half) =>
     `| ${SHAPE_LABEL[row.shape]} | ${name} | ${figures.rps.toFixed(0)} | ${figures.p50} | ${figures.p99} | ${figures.max} | ${figures.timeouts} | ${figures.errors} | ${figures.non2xx} | ${figures.requests} |`;
   const report = [
-    `Mesuré le ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC par \`npm run bench:mixed\` : ${machine(load1)}.`,
-    `${duration} s, ${connections} connexions : ${Math.ceil(connections / 2)} parcourent les pages publiques en anonyme (${PUBLIC_PAGES.join(", ")}),`,
-    "les autres les pages connectées des trois rôles (/dashboard, /dashboard/formations, une leçon ; /teacher/courses ; /admin/users),",
-    `chacune avec la session de son rôle. Délai dépassé : pas de réponse en ${timeout} s. Serveur de production en instance d'essai,`,
-    "une base neuve par moteur ; autocannon dans le processus du banc, sur la même machine.",
+    `Mesuré le ${startedAt.toISOString().slice(0, 16).replace("T", " ")} UTC par \`npm run bench:mixed\` : ${machine(load1)}.`,
+    `${duration} s, ${connections} connexions : ${Math.ceil(connections / 2)} parcourent les pages publiques en anonyme (${PUBLIC_PAGES.join(", ")}),`,
+    "les autres les pages connectées des trois rôles (/dashboard, /dashboard/formations, une leçon ; /teacher/courses ; /admin/users),",
+    `chacune avec la session de son rôle. Délai dépassé : pas de réponse en ${timeout} s. Serveur de production en instance d'essai,`,
+    "une base neuve par moteur ; autocannon dans le processus du banc, sur la même machine.",
     "",
     "| forme | moitié | req/s | p50 (ms) | p99 (ms) | max (ms) | délais dépassés | erreurs | non-2xx | requêtes |",
     "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -139,10 +139,10 @@ async function main() {
       const total = (row.anonymous.rps + row.signedIn.rps).toFixed(0);
       const memory = `mémoire max ${mb(row.rssSum)} en tout, ${mb(row.rssMax)} pour le plus gros processus, ${mb(row.distinctSum)} sans doublons`;
       const target = TARGET[row.shape];
-      if (!target) return `- ${SHAPE_LABEL[row.shape]} : ${total} req/s, p99 ${p99} ms, ${timeouts} délais dépassés, ${memory}.`;
+      if (!target) return `- ${SHAPE_LABEL[row.shape]} : ${total} req/s, p99 ${p99} ms, ${timeouts} délais dépassés, ${memory}.`;
       const held = p99 <= target.p99 && (!target.noTimeout || timeouts === 0);
       // The p99 of the whole load is at most the larger p99 of its two halves.
-      return `- ${SHAPE_LABEL[row.shape]}, p99 ≤ ${target.p99} ms${target.noTimeout ? " et aucun délai dépassé" : ""} : ${held ? "atteint" : "**manqué**"} (p99 ${p99} ms au plus sur les deux moitiés, ${timeouts} délais dépassés, ${total} req/s ; ${memory})`;
+      return `- ${SHAPE_LABEL[row.shape]}, p99 ≤ ${target.p99} ms${target.noTimeout ? " et aucun délai dépassé" : ""} : ${held ? "atteint" : "**manqué**"} (p99 ${p99} ms au plus sur les deux moitiés, ${timeouts} délais dépassés, ${total} req/s ; ${memory})`;
     }),
   ].join("\n");
   console.log(`\n${report}\n`);

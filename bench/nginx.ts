@@ -18,14 +18,14 @@ function findNginx() {
 export function ensureNginx(): string {
   const found = findNginx();
   if (found) return found;
-  console.log("nginx absent : apt-get install nginx-light...");
+  console.log("nginx absent : apt-get install nginx-light...");
   for (const args of [["update"], ["install", "-y", "--no-install-recommends", "nginx-light"]]) {
     const result = spawnSync("apt-get", args, {
       stdio: ["ignore", "ignore", "inherit"],
       env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
     });
     if (result.status !== 0)
-      throw new Error(`apt-get ${args.join(" ")} a échoué (${result.status ?? result.error?.message}) : installez nginx-light`);
+      throw new Error(`apt-get ${args.join(" ")} a échoué (${result.status ?? result.error?.message}) : installez nginx-light`);
   }
   const installed = findNginx();
   if (!installed) throw new Error("nginx-light installé mais nginx introuvable dans /usr/sbin");

@@ -106,10 +106,10 @@ function summarise(profileFile: string, pages: number, window: { from: number; t
   const total = [...byCategory.values()].reduce((a, b) => a + b, 0);
   const line = (label: string, us: number) =>
     `  ${(us / 1000 / pages).toFixed(2).padStart(7)} ms/page ${((us / total) * 100).toFixed(1).padStart(5)} %  ${label}`;
-  console.log(`CPU (hors attente) : ${(total / 1000 / pages).toFixed(1)} ms par page, ${pages} pages`);
-  console.log("Par paquet :");
+  console.log(`CPU (hors attente) : ${(total / 1000 / pages).toFixed(1)} ms par page, ${pages} pages`);
+  console.log("Par paquet :");
   for (const [label, us] of [...byCategory].sort((a, b) => b[1] - a[1]).slice(0, 18)) console.log(line(label, us));
-  console.log("Fonctions les plus lourdes :");
+  console.log("Fonctions les plus lourdes :");
   for (const [label, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(line(label, us));
 }
 
@@ -167,7 +167,7 @@ async function main() {
         );
         fs.mkdirSync(process.env.BENCH_PROFILE_KEEP, { recursive: true });
         fs.copyFileSync(path.join(profileDir, file), kept);
-        console.log(`Profil gardé : ${kept} (à ouvrir dans les outils de développement de Chromium)`);
+        console.log(`Profil gardé : ${kept} (à ouvrir dans les outils de développement de Chromium)`);
       }
       fs.rmSync(profileDir, { recursive: true, force: true });
     }

@@ -19,7 +19,7 @@ import { seedDatabase } from "../app/.server/db/seed";
 import { loadEnv } from "../app/.server/env";
 import { invitationMail, loadInstituteIdentity, sendMail } from "../app/.server/mail";
 
-const usage = "Usage : npm run create-admin -- --email adresse@exemple.ml --first-name Prénom --last-name Nom [--password-stdin]";
+const usage = "Usage : npm run create-admin -- --email adresse@exemple.ml --first-name Prénom --last-name Nom [--password-stdin]";
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -63,7 +63,7 @@ async function main() {
     if (password !== null) {
       const reasons = checkPassword(password, { email, contextWords: await passwordContextWords(db) });
       if (reasons.length) {
-        console.error(`Mot de passe refusé : ${reasons.join(" ")}`);
+        console.error(`Mot de passe refusé : ${reasons.join(" ")}`);
         await database.close();
         process.exit(2);
       }
@@ -76,7 +76,7 @@ async function main() {
         .update(users)
         .set({ role: "admin", emailVerified: true, banned: false, bannedAt: null, updatedAt: new Date() })
         .where(eq(users.id, userId));
-      console.log(`Compte existant ${email} : il est maintenant administrateur.`);
+      console.log(`Compte existant ${email} : il est maintenant administrateur.`);
     } else {
       // The one way accounts are created; with a password, it is stored with the account.
       ({ id: userId } = await createAccount(db, {
@@ -87,7 +87,7 @@ async function main() {
         emailVerified: true,
         ...(password ? { password } : {}),
       }));
-      console.log(`Administrateur créé : ${firstName} ${lastName} <${email}>.`);
+      console.log(`Administrateur créé : ${firstName} ${lastName} <${email}>.`);
       if (password) {
         console.log("Mot de passe enregistré. Connectez-vous sur /auth.");
         return;
@@ -126,7 +126,7 @@ async function main() {
     console.log(
       sent.via === "smtp"
         ? `Un e-mail a été envoyé à ${email} avec un lien pour choisir le mot de passe (valable 7 jours).`
-        : `Pas de SMTP_URL : l'e-mail est gardé dans la table mail_outbox. Lien pour choisir le mot de passe (valable 7 jours) :\n  ${url}`,
+        : `Pas de SMTP_URL : l'e-mail est gardé dans la table mail_outbox. Lien pour choisir le mot de passe (valable 7 jours) :\n  ${url}`,
     );
   } finally {
     await database.close();

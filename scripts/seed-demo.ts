@@ -14,7 +14,7 @@ import { seedDatabase } from "../app/.server/db/seed";
 import { demoHistoryRefusal, seedDemoHistory } from "../app/.server/db/seed/demo-history";
 import { loadEnv } from "../app/.server/env";
 
-const usage = "Usage : npm run seed:demo -- --learners 2000";
+const usage = "Usage : npm run seed:demo -- --learners 2000";
 
 async function main() {
   const refusal = demoHistoryRefusal(process.env);
@@ -53,7 +53,7 @@ async function main() {
     // the first pages would be planned for a few rows, not for a year of history.
     await database.db.execute(sql`analyze`);
     console.log(
-      `Historique de démonstration ajouté en ${Math.round((Date.now() - started) / 1000)} s : ${summary.learners} apprenants, ` +
+      `Historique de démonstration ajouté en ${Math.round((Date.now() - started) / 1000)} s : ${summary.learners} apprenants, ` +
         `${summary.enrolments} inscriptions, paiements ${summary.payments.mobile_money} mobile money / ${summary.payments.card} carte / ` +
         `${summary.payments.cash} espèces, ${summary.abandoned} abandonnés, ${summary.refunds} remboursés, ` +
         `${summary.completions} formations terminées, ${summary.quizAttempts} tentatives de quiz.`,

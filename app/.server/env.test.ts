@@ -30,7 +30,7 @@ describe("loadEnv", () => {
     expect(loadEnv({ NODE_ENV: "production" })).toMatchObject({ CAMPUS_MODE: "production", PAYMENT_SANDBOX: false });
     expect(loadEnv({ NODE_ENV: "production", CAMPUS_MODE: "trial" })).toMatchObject({ CAMPUS_MODE: "trial", PAYMENT_SANDBOX: true });
     expect(loadEnv({ CAMPUS_MODE: "production" })).toMatchObject({ CAMPUS_MODE: "production", PAYMENT_SANDBOX: false });
-    expect(failure({ CAMPUS_MODE: "essai" })).toContain('CAMPUS_MODE = "essai" : doit valoir trial (essai) ou production');
+    expect(failure({ CAMPUS_MODE: "essai" })).toContain('CAMPUS_MODE = "essai" : doit valoir trial (essai) ou production');
   });
 
   it("treats empty variables as unset, and derives PUBLIC_URL from PORT", () => {
@@ -45,7 +45,7 @@ describe("loadEnv", () => {
   });
 
   it.each([
-    ["abc", 'PORT = "abc" : doit être un nombre entier entre 1 et 65535.'],
+    ["abc", 'PORT = "abc" : doit être un nombre entier entre 1 et 65535.'],
     ["0", 'PORT = "0"'],
     ["70000", 'PORT = "70000"'],
     ["30.5", 'PORT = "30.5"'],
@@ -57,21 +57,21 @@ describe("loadEnv", () => {
 
   it("lists every bad variable at once", () => {
     const message = failure({ NODE_ENV: "prod", LOG_LEVEL: "debug", PUBLIC_URL: "ftp://x", TRUST_PROXY: "yes" });
-    expect(message).toContain('NODE_ENV = "prod" : doit valoir production, development ou test');
+    expect(message).toContain('NODE_ENV = "prod" : doit valoir production, development ou test');
     expect(message).toContain('LOG_LEVEL = "debug"');
-    expect(message).toContain('PUBLIC_URL = "ftp://x" : doit être une adresse http:// ou https://');
+    expect(message).toContain('PUBLIC_URL = "ftp://x" : doit être une adresse http:// ou https://');
     expect(message).toContain('TRUST_PROXY = "yes"');
   });
 
   it("never repeats a database password", () => {
     const message = failure({ DATABASE_URL: "mysql://campus:s3cr3t@db/campus" });
-    expect(message).toContain('DATABASE_URL = "mysql://campus:***@db/campus" : doit commencer par postgres://');
+    expect(message).toContain('DATABASE_URL = "mysql://campus:***@db/campus" : doit commencer par postgres://');
     expect(message).not.toContain("s3cr3t");
   });
 
   it("reads PAGE_CACHE_SECONDS, 0 turning the cache off, and refuses a negative one", () => {
     expect(loadEnv({ PAGE_CACHE_SECONDS: "0" }).PAGE_CACHE_SECONDS).toBe(0);
-    expect(failure({ PAGE_CACHE_SECONDS: "-1" })).toContain('PAGE_CACHE_SECONDS = "-1" : doit être un nombre entier de secondes');
+    expect(failure({ PAGE_CACHE_SECONDS: "-1" })).toContain('PAGE_CACHE_SECONDS = "-1" : doit être un nombre entier de secondes');
   });
 
   it.each([

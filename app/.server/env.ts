@@ -191,9 +191,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (!result.success) {
     const lines = result.error.issues.map((issue) => {
       const name = issue.path.join(".");
-      return `  - ${name} = ${shown(name, cleaned[name])} : ${issue.message}.`;
+      return `  - ${name} = ${shown(name, cleaned[name])} : ${issue.message}.`;
     });
-    throw new EnvError(`Configuration invalide : corrigez ces variables d'environnement puis relancez.\n${lines.join("\n")}`);
+    throw new EnvError(`Configuration invalide : corrigez ces variables d'environnement puis relancez.\n${lines.join("\n")}`);
   }
   return result.data;
 }

@@ -180,7 +180,7 @@ function connectionLost(form: HTMLFormElement) {
     message.className = "mt-3 text-sm font-medium text-red-700";
     form.append(message);
   }
-  message.textContent = "La connexion a été interrompue : votre saisie est conservée, réessayez.";
+  message.textContent = "La connexion a été interrompue : votre saisie est conservée, réessayez.";
 }
 
 /**

@@ -23,7 +23,7 @@ export function gradeOf(score: number | null): CertificateGrade | null {
 
 /** "Excellent : 90 % et plus · Très Bien : 80 à 89,99 % · Bien : en dessous" */
 export function gradeBandsText(): string {
-  return "Excellent : 90 % et plus · Très Bien : de 80 à 89,99 % · Bien : en dessous de 80 %";
+  return "Excellent : 90 % et plus · Très Bien : de 80 à 89,99 % · Bien : en dessous de 80 %";
 }
 
 export type CertificateState = "valid" | "expired" | "revoked";

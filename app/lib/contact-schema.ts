@@ -25,15 +25,15 @@ export const contactSchema = z.object({
     .trim()
     .min(1, "Veuillez indiquer votre adresse e-mail.")
     .max(CONTACT_LIMITS.email, "Cette adresse e-mail est trop longue.")
-    .pipe(z.email("Veuillez saisir une adresse e-mail valide (exemple : nom@domaine.ml).")),
+    .pipe(z.email("Veuillez saisir une adresse e-mail valide (exemple : nom@domaine.ml).")),
   phone: z.preprocess(
     blankToUndefined,
     z
       .string()
       .trim()
       .max(CONTACT_LIMITS.phone, `Le numéro ne doit pas dépasser ${CONTACT_LIMITS.phone} caractères.`)
-      .regex(phonePattern, "Numéro invalide : utilisez des chiffres, des espaces et éventuellement « + ».")
-      .refine((phone) => phone.replace(/\D/g, "").length >= 8, "Numéro trop court : au moins 8 chiffres.")
+      .regex(phonePattern, "Numéro invalide : utilisez des chiffres, des espaces et éventuellement « + ».")
+      .refine((phone) => phone.replace(/\D/g, "").length >= 8, "Numéro trop court : au moins 8 chiffres.")
       .optional(),
   ),
   subject: z.enum(CONTACT_SUBJECTS, "Veuillez choisir un sujet dans la liste."),
@@ -41,7 +41,7 @@ export const contactSchema = z.object({
     .string("Veuillez écrire votre message.")
     .trim()
     .min(1, "Veuillez écrire votre message.")
-    .max(CONTACT_LIMITS.message, `Votre message est trop long : ${CONTACT_LIMITS.message.toLocaleString("fr-FR")} caractères au maximum.`),
+    .max(CONTACT_LIMITS.message, `Votre message est trop long : ${CONTACT_LIMITS.message.toLocaleString("fr-FR")} caractères au maximum.`),
   interest: z.preprocess(blankToUndefined, z.enum(CONTACT_INTERESTS, "Veuillez choisir un centre d'intérêt dans la liste.").optional()),
 });
 

@@ -37,4 +37,4 @@ export type ContactField = (typeof CONTACT_FIELDS)[number];
 export type ContactValues = Partial<Record<ContactField, string>>;
 export type ContactFieldErrors = Partial<Record<ContactField, string>>;
 
-export const CONTACT_SUCCESS_MESSAGE = "Merci ! Votre message a bien été envoyé. Nous vous répondrons sous 48 heures.";
+export const CONTACT_SUCCESS_MESSAGE = "Merci ! Votre message a bien été envoyé. Nous vous répondrons sous 48 heures.";

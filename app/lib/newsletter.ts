@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 export const NEWSLETTER_MESSAGES = {
-  subscribed: "Merci ! Vous êtes maintenant abonné(e) à notre lettre d'information.",
-  already: "Vous êtes déjà abonné(e) : merci de votre fidélité !",
+  subscribed: "Merci ! Vous êtes maintenant abonné(e) à notre lettre d'information.",
+  already: "Vous êtes déjà abonné(e) : merci de votre fidélité !",
   invalid: "Veuillez saisir une adresse e-mail valide.",
 } as const;
 

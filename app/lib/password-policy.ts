@@ -10,10 +10,10 @@ export const passwordMessages = {
   required: "Le mot de passe est obligatoire.",
   tooShort: `Le mot de passe doit contenir au moins ${PASSWORD_MIN_LENGTH} caractères.`,
   tooLong: `Le mot de passe doit contenir au plus ${PASSWORD_MAX_LENGTH} caractères.`,
-  common: "Ce mot de passe est trop courant : choisissez-en un moins facile à deviner.",
+  common: "Ce mot de passe est trop courant : choisissez-en un moins facile à deviner.",
   containsEmail: "Le mot de passe ne doit pas contenir votre adresse e-mail.",
   blank: "Le mot de passe ne peut pas être fait que d'espaces.",
-  contextWord: "Le mot de passe ne doit pas reposer sur le nom de l'institut, son sigle ou sa ville : ajoutez des mots à vous.",
+  contextWord: "Le mot de passe ne doit pas reposer sur le nom de l'institut, son sigle ou sa ville : ajoutez des mots à vous.",
   mismatch: "Les mots de passe ne correspondent pas.",
 } as const;
 

@@ -14,7 +14,7 @@ import {
 const qcm: QuizQuestion = {
   id: "q_a",
   type: "multiple_choice",
-  question: "Quelle unité mesure la puissance ?",
+  question: "Quelle unité mesure la puissance ?",
   options: ["Le volt", "Le watt", "L'ampère", "L'ohm"],
   correctAnswer: "1",
   points: 2,

@@ -88,7 +88,7 @@ export const passwordSchema = z
 
 export const phoneMessages = {
   tooLong: textMessages.tooLong("Le numéro", LIMITS.phone),
-  invalid: "Numéro invalide : vérifiez-le, avec l'indicatif du pays s'il n'est pas malien (par exemple +225 07 08 09 10 11).",
+  invalid: "Numéro invalide : vérifiez-le, avec l'indicatif du pays s'il n'est pas malien (par exemple +225 07 08 09 10 11).",
 } as const;
 
 /**

@@ -3,7 +3,7 @@ import { expectNoSeriousA11yViolations } from "./axe";
 
 const QUOTE_1 = "Former les talents d'aujourd'hui, c'est bâtir l'économie malienne de demain.";
 const QUOTE_2 = "Chaque apprenant mérite une formation exigeante, concrète et reconnue par les entreprises.";
-const QUOTE_3 = "L'intelligence artificielle et la cybersécurité ne sont plus l'avenir : ce sont les compétences du présent.";
+const QUOTE_3 = "L'intelligence artificielle et la cybersécurité ne sont plus l'avenir : ce sont les compétences du présent.";
 
 test("the about page shows the institute from the database and every section", async ({ page }) => {
   const response = await page.goto("/a-propos");
@@ -74,26 +74,26 @@ test.describe("the rotating quote", () => {
   test("it rotates every 4 seconds, and its dots and pause button work", async ({ page }) => {
     await page.goto("/a-propos");
     const quote = page.locator("blockquote:visible");
-    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
+    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
     await expect(page.getByRole("button", { name: "Citation 1 sur 3" })).toHaveAttribute("aria-current", "true");
     await expect(page.locator("[data-rotating]")).toHaveAttribute("data-rotating", "true");
     await page.clock.runFor(3_900);
-    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
+    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
     await page.clock.runFor(100);
-    await expect(quote).toHaveText(`« ${QUOTE_2} »`);
+    await expect(quote).toHaveText(`« ${QUOTE_2} »`);
     await page.clock.runFor(4_000);
-    await expect(quote).toHaveText(`« ${QUOTE_3} »`);
+    await expect(quote).toHaveText(`« ${QUOTE_3} »`);
 
     await page.getByRole("button", { name: "Citation 1 sur 3" }).click();
-    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
+    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
     // Choosing a quote moves focus into the rotator, which stops it until "Reprendre".
     await expect(page.getByRole("button", { name: "Reprendre" })).toBeVisible();
     await page.clock.runFor(12_000);
-    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
+    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
     await page.getByRole("button", { name: "Reprendre" }).click();
     await page.mouse.move(0, 0);
     await page.clock.runFor(4_000);
-    await expect(quote).toHaveText(`« ${QUOTE_2} »`);
+    await expect(quote).toHaveText(`« ${QUOTE_2} »`);
   });
 
   test("it pauses while hovered and rotates again when the pointer leaves", async ({ page }) => {
@@ -104,11 +104,11 @@ test.describe("the rotating quote", () => {
     await page.locator("blockquote:visible").hover();
     await expect(rotator).toHaveAttribute("data-rotating", "false");
     await page.clock.runFor(12_000);
-    await expect(page.locator("blockquote:visible")).toHaveText(`« ${QUOTE_1} »`);
+    await expect(page.locator("blockquote:visible")).toHaveText(`« ${QUOTE_1} »`);
     await page.mouse.move(0, 0);
     await expect(rotator).toHaveAttribute("data-rotating", "true");
     await page.clock.runFor(4_000);
-    await expect(page.locator("blockquote:visible")).toHaveText(`« ${QUOTE_2} »`);
+    await expect(page.locator("blockquote:visible")).toHaveText(`« ${QUOTE_2} »`);
   });
 
   test("it stays still under prefers-reduced-motion", async ({ page }) => {
@@ -117,10 +117,10 @@ test.describe("the rotating quote", () => {
     const quote = page.locator("blockquote:visible");
     await expect(page.getByRole("button", { name: "Citation 2 sur 3" })).toBeVisible();
     await page.clock.runFor(12_000);
-    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
+    await expect(quote).toHaveText(`« ${QUOTE_1} »`);
     // The dots still let the visitor read the others.
     await page.getByRole("button", { name: "Citation 2 sur 3" }).click();
-    await expect(quote).toHaveText(`« ${QUOTE_2} »`);
+    await expect(quote).toHaveText(`« ${QUOTE_2} »`);
   });
 });
 
@@ -128,7 +128,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
   test("the first quote shows, without controls that would do nothing", async ({ page }) => {
     await page.goto("/a-propos");
-    await expect(page.locator("blockquote:visible")).toHaveText(`« ${QUOTE_1} »`);
+    await expect(page.locator("blockquote:visible")).toHaveText(`« ${QUOTE_1} »`);
     await expect(page.getByRole("button", { name: /Citation/ })).toHaveCount(0);
   });
 });

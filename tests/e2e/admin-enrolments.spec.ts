@@ -22,16 +22,16 @@ for (const width of [1280, 360]) {
     await page.setViewportSize({ width, height: 900 });
     await page.goto("/admin/my-courses?q=Cybers%C3%A9curit%C3%A9");
     await expect(page.getByText(admin.name).first()).toBeAttached();
-    await page.getByRole("link", { name: "Gérer les inscriptions de « Cybersécurité »" }).click();
+    await page.getByRole("link", { name: "Gérer les inscriptions de « Cybersécurité »" }).click();
     await expect(page).toHaveURL(/\/admin\/inscriptions\?cours=\d+$/);
-    await expect(page.getByRole("heading", { name: /^Cybersécurité : \d+ inscriptions?$/ })).toBeVisible();
+    await expect(page.getByRole("heading", { name: /^Cybersécurité\s:\s\d+ inscriptions?$/ })).toBeVisible();
 
     await page.getByLabel("E-mail de l'apprenant").fill(learner.email);
     await page.getByLabel("Motif").fill("Bourse de la Chambre de commerce");
     await page.getByRole("button", { name: "Inscrire", exact: true }).click();
     await expect(page.getByText("Apprenant inscrit")).toBeVisible();
     const row = page
-      .getByRole("region", { name: /^Cybersécurité :/ })
+      .getByRole("region", { name: /^Cybersécurité\s:/ })
       .getByRole("listitem")
       .filter({ hasText: learner.email });
     await row.getByRole("button", { name: `Suspendre l'inscription de ${learner.name}` }).click();
@@ -44,7 +44,7 @@ for (const width of [1280, 360]) {
     await learnerPage.goto("/dashboard/notifications");
     await expect(learnerPage.getByText("Inscription ouverte")).toBeVisible();
     await expect(learnerPage.getByText("Inscription suspendue")).toBeVisible();
-    await expect(learnerPage.getByText(/Votre inscription à « Cybersécurité » est suspendue/)).toBeVisible();
+    await expect(learnerPage.getByText(/Votre inscription à «\sCybersécurité\s» est suspendue/)).toBeVisible();
     await learnerPage.screenshot({ path: testInfo.outputPath(`learner-notifications-${width}.png`), fullPage: true });
     await waitForMail(learner.email, /^Inscription suspendue/);
   });

@@ -62,7 +62,7 @@ for (const width of [360, 1280]) {
 
     await page.getByRole("link", { name: "Rapports" }).click();
     const download = page.waitForEvent("download");
-    await page.getByRole("button", { name: "CSV : Rapport mensuel" }).click();
+    await page.getByRole("button", { name: "CSV : Rapport mensuel" }).click();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^mensuel-\d{4}-\d{2}-\d{2}-\d+\.csv$/);
     expect(fs.readFileSync((await file.path())!, "utf8")).toContain("Encaissé");

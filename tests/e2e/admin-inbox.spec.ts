@@ -20,7 +20,7 @@ for (const width of [360, 1280]) {
     await form.getByLabel("Nom complet").fill(name);
     await form.getByLabel(/^E-mail/).fill(email);
     await form.getByLabel("Sujet").selectOption("Certification");
-    await form.getByLabel("Message").fill("Bonjour, le certificat en cybersécurité est-il reconnu par l'État ?");
+    await form.getByLabel("Message").fill("Bonjour, le certificat en cybersécurité est-il reconnu par l'État ?");
     await form.getByRole("button", { name: "Envoyer le message" }).click();
     await expect(visitor).toHaveURL(/envoye=1/);
 
@@ -41,14 +41,14 @@ for (const width of [360, 1280]) {
     await page.getByRole("button", { name: "Envoyer la réponse" }).click();
     await expect(page.getByText("La réponse est obligatoire.")).toBeVisible();
 
-    await page.getByLabel("Votre réponse").fill("Bonjour,\n\nOui : il est délivré avec le visa de la Chambre de commerce.");
+    await page.getByLabel("Votre réponse").fill("Bonjour,\n\nOui : il est délivré avec le visa de la Chambre de commerce.");
     await page.getByRole("button", { name: "Envoyer la réponse" }).click();
     await expect(page.getByText("Réponse envoyée", { exact: true })).toBeVisible();
     await expect(page.getByRole("heading", { name: "Réponses" })).toBeVisible();
     await expect(page.getByText("il est délivré avec le visa")).toBeVisible();
     await expect(page.getByLabel("Votre réponse")).toHaveValue("");
     await expect(page.getByText("Répondu", { exact: true })).toBeVisible();
-    const answer = await waitForMail(email, /^Re : Certification/);
+    const answer = await waitForMail(email, /^Re\s:\sCertification/);
     expect(answer.body).toContain("il est délivré avec le visa de la Chambre de commerce.");
     await page.screenshot({ path: testInfo.outputPath(`message-${width}.png`), fullPage: true });
     await expectNoSeriousA11yViolations(page);

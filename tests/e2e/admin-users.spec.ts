@@ -113,7 +113,7 @@ test("an admin changes a student's role and the student's sidebar changes", asyn
   await expect(toast(page)).toContainText("Rôle utilisateur mis à jour avec succès");
   await expect(row.getByLabel(`Rôle d'${demo.student.name}`)).toHaveValue("teacher");
   await expect(page.getByRole("region", { name: "Journal des actions" })).toContainText(
-    `a changé le rôle de ${demo.student.name} : Étudiant → Enseignant`,
+    `a changé le rôle de ${demo.student.name} : Étudiant → Enseignant`,
   );
 
   // The student's next page shows the teacher group, and /teacher opens.
@@ -127,7 +127,7 @@ test("an admin changes a student's role and the student's sidebar changes", asyn
   await row.getByRole("button", { name: `Appliquer le rôle choisi à ${demo.student.name}` }).click();
   // The select shows "user" as soon as it is chosen: wait for the server's own record of the change.
   await expect(page.getByRole("region", { name: "Journal des actions" })).toContainText(
-    `a changé le rôle de ${demo.student.name} : Enseignant → Étudiant`,
+    `a changé le rôle de ${demo.student.name} : Enseignant → Étudiant`,
   );
   await expect(row.getByLabel(`Rôle d'${demo.student.name}`)).toHaveValue("user");
   await studentPage.goto("/teacher");

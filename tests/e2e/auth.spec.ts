@@ -59,7 +59,7 @@ test("sign up, confirm by mail, sign out, sign in, sign out", async ({ browser }
   const before = smtp.mails.length;
   await page.getByLabel(/^Mot de passe/).fill("le marché de Médine");
   await page.getByRole("button", { name: "Créer mon compte" }).click();
-  await expect(page.getByRole("status")).toHaveText("Compte créé avec succès ! Vérifiez votre e-mail pour confirmer votre inscription.");
+  await expect(page.getByRole("status")).toHaveText("Compte créé avec succès ! Vérifiez votre e-mail pour confirmer votre inscription.");
 
   // Signing in before confirming: refused, with a button to send the mail again.
   await page.getByLabel(/^E-mail/).fill("kadiatou@example.ml");
@@ -100,7 +100,7 @@ test("without JavaScript: errors, recovery by mail, new password, back to the da
   await expect(page.getByRole("alert")).toHaveText("E-mail ou mot de passe incorrect.");
   await expect(page.getByLabel(/^E-mail/)).toHaveValue("inconnu@example.ml");
 
-  await page.getByRole("link", { name: "Mot de passe oublié ?" }).click();
+  await page.getByRole("link", { name: "Mot de passe oublié ?" }).click();
   await expect(page).toHaveURL(/onglet=recuperation/);
   const before = smtp.mails.length;
   await page.getByLabel(/^E-mail/).fill("kadiatou@example.ml");
@@ -128,7 +128,7 @@ test("without JavaScript: errors, recovery by mail, new password, back to the da
   await page.getByLabel("Nouveau mot de passe").fill("une nouvelle phrase");
   await page.getByLabel("Confirmer le mot de passe").fill("une nouvelle phrase");
   await page.getByRole("button", { name: "Mettre à jour le mot de passe" }).click();
-  await expect(page.getByRole("status")).toHaveText("Mot de passe mis à jour avec succès !");
+  await expect(page.getByRole("status")).toHaveText("Mot de passe mis à jour avec succès !");
   // The meta refresh takes the browser to the dashboard after 2 seconds, without JavaScript.
   await expect(page).toHaveURL(`${base}/dashboard`, { timeout: 6_000 });
 
@@ -196,7 +196,7 @@ test("accessibility of every state of /auth", async ({ browser }) => {
   await expect(page.getByRole("link", { name: "Inscription" })).toHaveAttribute("aria-current", "page");
   // A dead "confirm this browser" link says so, and leads to the sign-in.
   await page.goto("/auth/appareil?token=un-lien-mort");
-  await page.getByRole("button", { name: "C'est moi : confirmer cet appareil" }).click();
+  await page.getByRole("button", { name: "C'est moi : confirmer cet appareil" }).click();
   await expect(page.getByRole("alert")).toContainText("Ce lien de confirmation n'est plus valable");
   await expectNoSeriousA11yViolations(page);
 });

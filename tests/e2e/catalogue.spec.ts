@@ -13,7 +13,7 @@ test.describe("catalogue", () => {
     await expect(titles(page)).toHaveCount(10);
 
     const ai = page.locator("article").first();
-    await expect(ai.getByText("Modules inclus :")).toBeVisible();
+    await expect(ai.getByText("Modules inclus :")).toBeVisible();
     await expect(ai.getByRole("listitem").filter({ hasText: /TensorFlow|Machine Learning|IA Générative/ })).toHaveCount(3);
     await expect(ai.getByText("Projets pratiques")).toHaveCount(0);
     await expect(ai.getByText("+2 autres")).toBeVisible();
@@ -193,7 +193,7 @@ test.describe("course page", () => {
     const response = await page.goto("/formations/n-existe-pas");
     expect(response?.status()).toBe(404);
     await expect(page).toHaveTitle("Page introuvable");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Oups ! Page introuvable");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Oups ! Page introuvable");
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
     // Inside the public layout: the visitor keeps the header and the footer.
     await expect(page.getByRole("banner")).toBeVisible();

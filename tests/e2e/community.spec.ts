@@ -35,7 +35,7 @@ test.describe("forum", () => {
     expect(posted.status()).toBe(302);
     await expect(author.getByRole("article").filter({ hasText: other })).toBeVisible();
     await expect(author.getByLabel("Titre")).toHaveValue(title);
-    await author.getByLabel("Contenu").fill("Par quel module commencer ? #IA #python");
+    await author.getByLabel("Contenu").fill("Par quel module commencer ? #IA #python");
     await author.getByLabel("Catégorie", { exact: true }).selectOption("intelligence-artificielle");
     // The new post's live event reaches this very page while the redirect still loads it, as on a
     // busy server: held back here (on the context, which sees the service worker's requests), that
@@ -72,7 +72,7 @@ test.describe("forum", () => {
     await teacher.locator("summary", { hasText: "Signaler" }).first().click();
     await teacher.getByRole("button", { name: "Envoyer le signalement" }).click();
     await expect(teacher.getByText("La raison est obligatoire.")).toBeVisible();
-    await teacher.getByLabel("Pourquoi signaler ce message ?").first().fill("Hors sujet");
+    await teacher.getByLabel("Pourquoi signaler ce message ?").first().fill("Hors sujet");
     const replied = await author.request.post(teacher.url(), {
       form: { intent: "reply", body: "Merci, je commence par Python." },
       headers: { Origin: new URL(teacher.url()).origin },
@@ -80,7 +80,7 @@ test.describe("forum", () => {
     });
     expect(replied.status()).toBe(302);
     await expect(teacher.getByText("Merci, je commence par Python.")).toBeVisible();
-    const reason = teacher.getByLabel("Pourquoi signaler ce message ?").first();
+    const reason = teacher.getByLabel("Pourquoi signaler ce message ?").first();
     await expect(reason).toBeVisible();
     await expect(reason).toHaveValue("Hors sujet");
     await teacher.keyboard.press("Escape");
@@ -89,7 +89,7 @@ test.describe("forum", () => {
     await expect(bell(author)).toHaveAccessibleName(/non lue/);
     await bell(author).click();
     const popover = author.getByRole("dialog", { name: "Notifications" });
-    await expect(popover.getByText(`${teacherAccount.name} a répondu à « ${title} ».`)).toBeVisible();
+    await expect(popover.getByText(`${teacherAccount.name} a répondu à « ${title} ».`)).toBeVisible();
     await popover
       .getByRole("button", { name: /Nouvelle réponse à votre sujet/ })
       .first()

@@ -12,7 +12,7 @@ async function fillValidForm(page: Page, email: string) {
   await form.getByLabel(/^E-mail/).fill(email);
   await form.getByLabel("Téléphone").fill("+223 76 12 34 56");
   await form.getByLabel("Sujet").selectOption("Inscription aux formations");
-  await form.getByLabel("Message").fill("Bonjour, quelles sont les dates de la prochaine session ?");
+  await form.getByLabel("Message").fill("Bonjour, quelles sont les dates de la prochaine session ?");
   await form.getByLabel("Centre d'intérêt").selectOption("Cybersécurité");
   return form;
 }
@@ -34,13 +34,13 @@ for (const javaScriptEnabled of [true, false]) {
 
       const email = contactForm(page).getByLabel(/^E-mail/);
       await expect(email).toHaveAttribute("aria-invalid", "true");
-      await expect(page.getByText("Veuillez saisir une adresse e-mail valide (exemple : nom@domaine.ml).")).toBeVisible();
+      await expect(page.getByText("Veuillez saisir une adresse e-mail valide (exemple : nom@domaine.ml).")).toBeVisible();
       await expect(email).toHaveAccessibleDescription(/adresse e-mail valide/);
       await expect(email).toHaveValue("awa@example");
       await expect(contactForm(page).getByLabel("Nom complet")).toHaveValue("Awa Traoré");
       await expect(contactForm(page).getByLabel("Téléphone")).toHaveValue("+223 76 12 34 56");
       await expect(contactForm(page).getByLabel("Sujet")).toHaveValue("Inscription aux formations");
-      await expect(contactForm(page).getByLabel("Message")).toHaveValue("Bonjour, quelles sont les dates de la prochaine session ?");
+      await expect(contactForm(page).getByLabel("Message")).toHaveValue("Bonjour, quelles sont les dates de la prochaine session ?");
       await expect(contactForm(page).getByLabel("Centre d'intérêt")).toHaveValue("Cybersécurité");
       if (javaScriptEnabled) {
         await expect(email).toBeFocused();
@@ -49,7 +49,7 @@ for (const javaScriptEnabled of [true, false]) {
 
       await email.fill(`awa.${unique()}@example.ml`);
       await page.getByRole("button", { name: "Envoyer le message" }).click();
-      await expect(page.getByText("Merci ! Votre message a bien été envoyé. Nous vous répondrons sous 48 heures.")).toBeVisible();
+      await expect(page.getByText("Merci ! Votre message a bien été envoyé. Nous vous répondrons sous 48 heures.")).toBeVisible();
       await expect(page).toHaveURL(/\/contact\?envoye=1#message-envoye$/);
       await expect(page.getByRole("button", { name: "Envoyer le message" })).toHaveCount(0);
 
@@ -118,7 +118,7 @@ test("quick contact, info cards, chamber and map link come from the database", a
   const info = page.getByRole("complementary", { name: "Nos coordonnées" });
   await expect(info.getByText("Cité SEMA, Bamako, Mali")).toBeVisible();
   await expect(info.getByRole("link", { name: /^\+223/ })).toHaveText(["+223 20 22 50 36", "+223 76 45 12 89", "+223 66 18 73 40"]);
-  await expect(info.getByText("Lundi – Vendredi :")).toBeVisible();
+  await expect(info.getByText("Lundi – Vendredi :")).toBeVisible();
   await expect(info.getByRole("heading", { name: /Chambre de Commerce et d'Industrie du Mali/ })).toBeVisible();
 
   const maps = page.getByRole("link", { name: /Voir sur Google Maps/ });

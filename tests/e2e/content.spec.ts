@@ -49,7 +49,7 @@ for (const width of [1280, 360]) {
 
     const row = page.getByRole("listitem").filter({ has: page.getByRole("link", { name, exact: true }) });
     await expect(row).toBeVisible();
-    await expect(row.getByRole("list", { name: `Où « ${name} » est utilisé` })).toContainText(lessonLabel);
+    await expect(row.getByRole("list", { name: `Où « ${name} » est utilisé` })).toContainText(lessonLabel);
     await expect(page.getByText("Fichier rattaché").first()).toBeVisible();
 
     // Renamed: the extension stays.
@@ -67,9 +67,9 @@ for (const width of [1280, 360]) {
     await expect(waiting).toContainText("Utilisé nulle part.");
     await page.screenshot({ path: test.info().outputPath(`content-${width}.png`), fullPage: true });
 
-    await waiting.getByRole("link", { name: `Supprimer « Fiche ${width}.pdf »` }).click();
+    await waiting.getByRole("link", { name: `Supprimer « Fiche ${width}.pdf »` }).click();
     const confirm = page.getByRole("alertdialog");
-    await expect(confirm).toContainText(`Supprimer « Fiche ${width}.pdf » ?`);
+    await expect(confirm).toContainText(`Supprimer « Fiche ${width}.pdf » ?`);
     await expectNoSeriousA11yViolations(page);
     await confirm.getByRole("button", { name: "Supprimer définitivement" }).click();
     await expect(page.getByText("Fichier supprimé").first()).toBeVisible();

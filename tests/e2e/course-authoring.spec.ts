@@ -82,8 +82,8 @@ test("a teacher creates a course with a cover, two lessons and a video, then pub
 
   // Objectives: Enter adds the item instead of saving.
   await page.getByRole("tab", { name: "Objectifs & Prérequis" }).click();
-  await page.getByLabel("Ajouter : objectifs d'apprentissage").fill("Remplacer un contrôleur");
-  await page.getByLabel("Ajouter : objectifs d'apprentissage").press("Enter");
+  await page.getByLabel("Ajouter : objectifs d'apprentissage").fill("Remplacer un contrôleur");
+  await page.getByLabel("Ajouter : objectifs d'apprentissage").press("Enter");
   await expect(page.getByText("Remplacer un contrôleur")).toBeVisible();
 
   await page.getByRole("tab", { name: "Paramètres" }).click();
@@ -98,12 +98,12 @@ test("a teacher creates a course with a cover, two lessons and a video, then pub
   const card = page.getByRole("article", { name: TITLE });
   await expect(card.getByText("Brouillon")).toBeVisible();
   await expect(card).toContainText("2 leçons · 40 min");
-  await card.getByRole("button", { name: `Publier « ${TITLE} »` }).click();
+  await card.getByRole("button", { name: `Publier « ${TITLE} »` }).click();
   await expect(page.getByText("Cours publié avec succès")).toBeVisible();
   await expect(card.getByText("Publié", { exact: true })).toBeVisible();
 
   // Editing keeps the lessons (and their ids): rename the second one.
-  await card.getByRole("link", { name: `Modifier « ${TITLE} »` }).click();
+  await card.getByRole("link", { name: `Modifier « ${TITLE} »` }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Modifier le Cours");
   await page.getByRole("tab", { name: "Contenu & Leçons" }).click();
   await page
@@ -156,8 +156,8 @@ test("an admin archives the course and it leaves the catalogue", async ({ browse
   const page = await newPage(browser);
   await signInAs(page, "admin", "/admin/my-courses");
   const card = page.getByRole("article", { name: TITLE });
-  await card.getByLabel(`Statut de « ${TITLE} »`).selectOption("archived");
-  await card.getByRole("button", { name: `Appliquer le statut choisi à « ${TITLE} »` }).click();
+  await card.getByLabel(`Statut de « ${TITLE} »`).selectOption("archived");
+  await card.getByRole("button", { name: `Appliquer le statut choisi à « ${TITLE} »` }).click();
   await expect(page.getByText("Cours mis à jour avec succès")).toBeVisible();
 
   const visitor = await newPage(browser);

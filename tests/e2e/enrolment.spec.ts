@@ -101,15 +101,15 @@ test("a visitor signs up, pays by mobile money, follows the course on a phone an
   await page.getByRole("link", { name: "Commencer la formation" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Cadrer le projet");
   await page.getByRole("button", { name: "Marquer comme terminé" }).click();
-  await expect(page.getByText("Progression : 33 %")).toBeVisible();
-  await page.getByRole("link", { name: /Suivante : Chiffrer le projet/ }).click();
+  await expect(page.getByText("Progression : 33 %")).toBeVisible();
+  await page.getByRole("link", { name: /Suivante\s:\sChiffrer le projet/ }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Chiffrer le projet");
   await page.getByRole("button", { name: "Marquer comme terminé" }).click();
-  await expect(page.getByText("Progression : 67 %")).toBeVisible();
+  await expect(page.getByText("Progression : 67 %")).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 
   // Back to the first lesson to watch part of its video; the position is saved on pause.
-  await page.getByRole("link", { name: /Précédente : Cadrer le projet/ }).click();
+  await page.getByRole("link", { name: /Précédente\s:\sCadrer le projet/ }).click();
   const video = page.locator("video");
   await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.readyState), { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
   await video.evaluate((element: HTMLVideoElement) => {

@@ -126,7 +126,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
       const page = await (await administration.get("/admin/inscriptions")).text();
       const options = [...page.matchAll(/<option value="(\d+)"[^>]*>([^<]*)<\/option>/g)];
       const courseId = options.find(([, , title]) => decodeEntities(title!) === courseTitle)?.[1];
-      expect(courseId, `a course titled « ${courseTitle} » in /admin/inscriptions`).toBeDefined();
+      expect(courseId, `a course titled « ${courseTitle} » in /admin/inscriptions`).toBeDefined();
       await postForm(administration, `/admin/inscriptions?cours=${courseId}`, {
         intent: "enrol",
         email: person.email,

@@ -62,7 +62,7 @@ test.describe("home page", () => {
       await expect(page.getByRole("heading", { name: feature, level: 3 })).toBeVisible();
     }
 
-    const cta = page.locator("section", { has: page.getByRole("heading", { name: "Prêt à commencer votre formation ?" }) });
+    const cta = page.locator("section", { has: page.getByRole("heading", { name: "Prêt à commencer votre formation ?" }) });
     await expect(cta.getByRole("link", { name: "Créer mon compte" })).toHaveAttribute("href", "/auth?onglet=inscription");
     await expect(cta.getByRole("link", { name: "Découvrir les formations" })).toHaveAttribute("href", "/formations");
   });

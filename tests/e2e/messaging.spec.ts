@@ -63,12 +63,12 @@ test("a learner and the administration talk live, on phones, and the learner aga
   await plain.goto("/dashboard/messages");
   await plain.getByTestId("conversations").getByRole("link", { name: administrator.name }).click();
   await expect(plain.getByTestId("messages").getByText("votre paiement est bien reçu.")).toBeVisible();
-  await plain.getByLabel("Votre message").fill("Merci beaucoup !");
+  await plain.getByLabel("Votre message").fill("Merci beaucoup !");
   await plain.getByRole("button", { name: "Envoyer" }).click();
-  await expect(plain.getByTestId("messages").getByText("Merci beaucoup !")).toBeVisible();
-  await expect(plain.getByTestId("messages").getByText("Merci beaucoup !")).toHaveCount(1);
+  await expect(plain.getByTestId("messages").getByText("Merci beaucoup !")).toBeVisible();
+  await expect(plain.getByTestId("messages").getByText("Merci beaucoup !")).toHaveCount(1);
   // And it reaches the administrator live.
-  await expect(admin.getByTestId("messages").getByText("Merci beaucoup !")).toBeVisible();
+  await expect(admin.getByTestId("messages").getByText("Merci beaucoup !")).toBeVisible();
 });
 
 test("a learner cannot open someone else's conversation nor write to another learner", async ({ page: student, user, enrol }) => {

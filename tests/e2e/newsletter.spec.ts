@@ -2,8 +2,8 @@ import { expect, test } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./axe";
 
 const address = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.ml`;
-const SUBSCRIBED = "Merci ! Vous êtes maintenant abonné(e) à notre lettre d'information.";
-const ALREADY = "Vous êtes déjà abonné(e) : merci de votre fidélité !";
+const SUBSCRIBED = "Merci ! Vous êtes maintenant abonné(e) à notre lettre d'information.";
+const ALREADY = "Vous êtes déjà abonné(e) : merci de votre fidélité !";
 const INVALID = "Veuillez saisir une adresse e-mail valide.";
 
 test.describe("footer newsletter with JavaScript", () => {

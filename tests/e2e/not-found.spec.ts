@@ -6,7 +6,7 @@ for (const path of ["/cette-page-n-existe-pas", "/formations-inconnues/a/b", "/c
     const response = await page.goto(path);
     expect(response?.status()).toBe(404);
     await expect(page).toHaveTitle("Page introuvable");
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Oups ! Page introuvable");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Oups ! Page introuvable");
     await expect(page.getByRole("banner")).toBeVisible();
     await expect(page.getByRole("contentinfo")).toBeVisible();
     await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", "noindex");
@@ -19,7 +19,7 @@ test("the home link leads home, and the page passes axe", async ({ page }) => {
   await expectNoSeriousA11yViolations(page);
   await page.getByRole("main").getByRole("link", { name: "Retour à l'accueil" }).click();
   await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole("heading", { level: 1 })).not.toHaveText("Oups ! Page introuvable");
+  await expect(page.getByRole("heading", { level: 1 })).not.toHaveText("Oups ! Page introuvable");
 });
 
 test.describe("without JavaScript", () => {

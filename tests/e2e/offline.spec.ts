@@ -55,8 +55,8 @@ test.describe("a lesson downloaded for offline use", () => {
   const patient = expect.configure({ timeout: 60_000 });
   const TITLE = "Entretien des batteries solaires";
   const SLUG = "entretien-des-batteries-solaires";
-  const QUIZ = "Quiz : l'état de charge";
-  const FINAL = "Examen final : les batteries";
+  const QUIZ = "Quiz : l'état de charge";
+  const FINAL = "Examen final : les batteries";
   let own: IsolatedServer;
 
   test.beforeAll(async ({ browser }) => {
@@ -94,10 +94,10 @@ test.describe("a lesson downloaded for offline use", () => {
     await dialog.getByLabel("Leçon (facultatif)").selectOption({ label: "Lire l'état de charge" });
     await dialog.getByRole("tab", { name: /Questions/ }).click();
     await dialog.getByRole("button", { name: "Ajouter une question" }).click();
-    await dialog.getByLabel("Question *").fill("Quelle tension indique une batterie à moitié chargée ?");
+    await dialog.getByLabel("Question *").fill("Quelle tension indique une batterie à moitié chargée ?");
     for (const [index, option] of ["11,8 V", "12,2 V", "12,7 V", "13,5 V"].entries())
       await dialog.getByLabel(`Option ${index + 1}`, { exact: true }).fill(option);
-    await dialog.getByLabel("Option 2 : bonne réponse").check();
+    await dialog.getByLabel("Option 2 : bonne réponse").check();
     await dialog.getByRole("button", { name: "Créer le quiz" }).click();
     await patient(page.getByText("Le quiz a été créé avec succès.")).toBeVisible();
 
@@ -108,10 +108,10 @@ test.describe("a lesson downloaded for offline use", () => {
     await dialog.getByLabel("Cours *").selectOption({ label: TITLE });
     await dialog.getByRole("tab", { name: /Questions/ }).click();
     await dialog.getByRole("button", { name: "Ajouter une question" }).click();
-    await dialog.getByLabel("Question *").fill("Quelle tension indique une batterie pleine au repos ?");
+    await dialog.getByLabel("Question *").fill("Quelle tension indique une batterie pleine au repos ?");
     for (const [index, option] of ["11,8 V", "12,2 V", "12,7 V", "13,5 V"].entries())
       await dialog.getByLabel(`Option ${index + 1}`, { exact: true }).fill(option);
-    await dialog.getByLabel("Option 3 : bonne réponse").check();
+    await dialog.getByLabel("Option 3 : bonne réponse").check();
     await dialog.getByRole("button", { name: "Créer le quiz" }).click();
     await patient(page.getByText("Le quiz a été créé avec succès.")).toBeVisible();
     await page.context().close();
@@ -220,10 +220,10 @@ test.describe("a lesson downloaded for offline use", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
 
     // Still offline: the lesson's untimed quiz, downloaded with it, is answered and waits on the phone.
-    await page.getByRole("link", { name: `Commencer : ${QUIZ}` }).click();
+    await page.getByRole("link", { name: `Commencer : ${QUIZ}` }).click();
     await patient(page.getByRole("heading", { level: 1 })).toHaveText(QUIZ);
     await page.getByRole("button", { name: "Commencer le quiz" }).click();
-    await patient(page.getByText("Vous êtes hors ligne : vos réponses seront gardées sur cet appareil")).toBeVisible();
+    await patient(page.getByText("Vous êtes hors ligne : vos réponses seront gardées sur cet appareil")).toBeVisible();
     await page.getByRole("radio", { name: "12,2 V" }).check();
     await expectNoSeriousA11yViolations(page);
     await page.getByRole("button", { name: "Terminer et envoyer" }).click();
@@ -235,8 +235,8 @@ test.describe("a lesson downloaded for offline use", () => {
     await page.getByRole("link", { name: "Voir le détail" }).click();
     await patient(page.getByRole("heading", { level: 1 })).toHaveText("Téléchargements");
     const waiting = page.getByRole("region", { name: "En attente d'envoi" });
-    await patient(waiting).toContainText(`Quiz « ${QUIZ} » : 1 réponse donnée`);
-    await expect(waiting).toContainText("Lire l'état de charge : marquée comme terminée");
+    await patient(waiting).toContainText(`Quiz « ${QUIZ} » : 1 réponse donnée`);
+    await expect(waiting).toContainText("Lire l'état de charge : marquée comme terminée");
     await page.setViewportSize({ width: 360, height: 780 });
     await page.screenshot({ path: test.info().outputPath("hors-ligne-quiz-360.png"), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -282,7 +282,7 @@ test.describe("a lesson downloaded for offline use", () => {
     await page.goto(finalPath);
     await patient(page.getByRole("heading", { level: 1 })).toHaveText(FINAL);
     await page.getByRole("button", { name: "Commencer le quiz" }).click();
-    await patient(page.getByText("Vous êtes hors ligne : vos réponses seront gardées sur cet appareil")).toBeVisible();
+    await patient(page.getByText("Vous êtes hors ligne : vos réponses seront gardées sur cet appareil")).toBeVisible();
     await context.setOffline(false);
 
     // Signing out takes the stored lesson with it.

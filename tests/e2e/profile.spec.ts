@@ -80,7 +80,7 @@ test("a student edits the profile, changes the password, turns on two-factor and
     await expect(page).toHaveURL(/onglet=activite/);
     const list = page.getByTestId("activite");
     await expect(list.getByText("Profil mis à jour")).toBeVisible();
-    await expect(list.getByText("Champs modifiés : nom, téléphone")).toBeVisible();
+    await expect(list.getByText("Champs modifiés : nom, téléphone")).toBeVisible();
     await expect(list.getByText("Adresse e-mail confirmée")).toBeVisible();
     await expectNoSeriousA11yViolations(page);
   });
@@ -157,7 +157,7 @@ test("a student edits the profile, changes the password, turns on two-factor and
     await page.getByLabel("Code de vérification").fill(totp(secret));
     await page.getByRole("button", { name: "Vérifier" }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bienvenue, Mariam !");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bienvenue, Mariam !");
     await page.goto("/dashboard/profile?onglet=activite");
     await expect(page.getByTestId("activite").getByText("Double authentification activée")).toBeVisible();
     await expect(page.getByTestId("activite").getByText("Mot de passe modifié")).toBeVisible();

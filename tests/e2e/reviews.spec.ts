@@ -41,11 +41,11 @@ test("a learner rates a course without JavaScript, edits the review, and the pub
   await expect(page.getByRole("textbox", { name: "Votre avis" })).toHaveValue("Trop court");
 
   await page.getByRole("radio", { name: "4 sur 5" }).check();
-  await page.getByRole("textbox", { name: "Votre avis" }).fill("Des cours clairs et des projets concrets, merci !");
+  await page.getByRole("textbox", { name: "Votre avis" }).fill("Des cours clairs et des projets concrets, merci !");
   await page.getByRole("button", { name: "Publier mon avis" }).click();
   const mine = page.getByRole("region", { name: "Votre avis" });
   await expect(mine.getByRole("button", { name: "Modifier mon avis" })).toBeVisible();
-  await expect(mine.getByRole("textbox", { name: "Votre avis" })).toHaveValue("Des cours clairs et des projets concrets, merci !");
+  await expect(mine.getByRole("textbox", { name: "Votre avis" })).toHaveValue("Des cours clairs et des projets concrets, merci !");
   await page.screenshot({ path: test.info().outputPath("avis-360.png"), fullPage: true });
 
   // A second submit edits the same review.
@@ -60,7 +60,7 @@ test("a learner rates a course without JavaScript, edits the review, and the pub
   await expect(main.getByText("249 étudiants").first()).toBeVisible();
   const reviews = main.getByRole("region", { name: "Avis des apprenants" });
   await expect(reviews.getByText("Aïssata K.")).toBeVisible();
-  await expect(reviews.getByText("Des cours clairs et des projets concrets, merci !")).toBeVisible();
+  await expect(reviews.getByText("Des cours clairs et des projets concrets, merci !")).toBeVisible();
   await expect(reviews.getByText("Dont 245 avis recueillis par l'institut avant cette plateforme.")).toBeVisible();
 });
 
@@ -85,11 +85,11 @@ test("an administrator sees both parts of the rating and hides a review", async 
   await expectNoSeriousA11yViolations(page);
   await page.screenshot({ path: test.info().outputPath("admin-avis-1280.png"), fullPage: true });
 
-  await page.getByRole("button", { name: "Masquer l'avis de Aïssata Keïta sur « Intelligence Artificielle »" }).click();
+  await page.getByRole("button", { name: "Masquer l'avis de Aïssata Keïta sur « Intelligence Artificielle »" }).click();
   await expect(page.getByText("Avis masqué")).toBeVisible();
   await expect(page.getByText("Masqué", { exact: true })).toBeVisible();
 
   await page.goto(`/formations/${SLUG}`);
   await expect(page.getByRole("main").getByText("(245 avis)")).toBeVisible();
-  await expect(page.getByText("Des cours clairs et des projets concrets, merci !")).toHaveCount(0);
+  await expect(page.getByText("Des cours clairs et des projets concrets, merci !")).toHaveCount(0);
 });

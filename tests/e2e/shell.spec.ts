@@ -30,7 +30,7 @@ test.describe("student/admin shell", () => {
     ).toBeVisible();
     await page.keyboard.press("Escape");
 
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bienvenue, Aïssata !");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bienvenue, Aïssata !");
     // No sample figures from the prototype.
     await expect(page.getByText("68%")).toHaveCount(0);
     await expect(page.getByText("124h")).toHaveCount(0);

@@ -17,7 +17,7 @@ export async function createContactMessage(db: Database, overrides: ContactMessa
       name: overrides.name ?? `Visiteur ${sequence}`,
       email,
       subject: overrides.subject ?? "Renseignements généraux",
-      message: overrides.message ?? "Bonjour, quelles sont les dates de la prochaine session ?",
+      message: overrides.message ?? "Bonjour, quelles sont les dates de la prochaine session ?",
     },
     { ip: `198.51.100.${sequence % 250}`, now: overrides.at },
   );

@@ -29,7 +29,7 @@ export async function createReply(
   db: Database,
   author: Pick<TestUser, "id" | "role">,
   thread: { id: number },
-  body = "Merci, bonne question !",
+  body = "Merci, bonne question !",
 ) {
   return replyToThread(db, author, thread.id, { body });
 }

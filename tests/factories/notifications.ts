@@ -12,7 +12,7 @@ export async function createNotification(
     userId: user.id,
     kind: overrides.kind ?? "forum_reply",
     title: overrides.title ?? "Nouvelle réponse",
-    body: overrides.body ?? "Moussa a répondu à votre sujet « Premiers pas en Python ».",
+    body: overrides.body ?? "Moussa a répondu à votre sujet « Premiers pas en Python ».",
     link: overrides.link === undefined ? "/dashboard/forum" : overrides.link,
     ...(overrides.key ? { key: overrides.key } : {}),
     ...(overrides.now ? { now: overrides.now } : {}),

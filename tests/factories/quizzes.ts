@@ -31,12 +31,12 @@ export type QuizOverrides = {
 export const DEFAULT_QUESTIONS: QuestionOverrides[] = [
   {
     type: "multiple_choice",
-    question: "Quelle est l'unité de la puissance ?",
+    question: "Quelle est l'unité de la puissance ?",
     options: ["Le volt", "Le watt", "L'ampère", "L'ohm"],
     correctAnswer: "1",
   },
   { type: "true_false", question: "Le soleil est une source d'énergie renouvelable.", correctAnswer: "true" },
-  { type: "short_answer", question: "Quelle est la capitale du Mali ?", correctAnswer: "Bamako" },
+  { type: "short_answer", question: "Quelle est la capitale du Mali ?", correctAnswer: "Bamako" },
 ];
 
 /**

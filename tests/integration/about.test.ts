@@ -63,7 +63,7 @@ describe("about page seed", () => {
         authorRole: "Directrice des études et de la pédagogie",
       },
       {
-        text: "L'intelligence artificielle et la cybersécurité ne sont plus l'avenir : ce sont les compétences du présent.",
+        text: "L'intelligence artificielle et la cybersécurité ne sont plus l'avenir : ce sont les compétences du présent.",
         author: "Ibrahim Coulibaly",
         authorRole: "Directeur technique et de l'innovation",
       },
@@ -95,7 +95,7 @@ describe("about page seed", () => {
     expect(page.quotes.map((quote) => quote.text)).toEqual([
       "Apprendre, c'est entreprendre.",
       "Chaque apprenant mérite une formation exigeante, concrète et reconnue par les entreprises.",
-      "L'intelligence artificielle et la cybersécurité ne sont plus l'avenir : ce sont les compétences du présent.",
+      "L'intelligence artificielle et la cybersécurité ne sont plus l'avenir : ce sont les compétences du présent.",
     ]);
   });
 });

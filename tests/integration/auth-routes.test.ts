@@ -147,7 +147,7 @@ describe("/auth sign-up and new-password actions", () => {
     expect(response.location).toBe("/auth?message=inscription");
     const page = await run(authLoader, getRequest("/auth?message=inscription"));
     expect(page.body).toMatchObject({
-      flash: { text: "Compte créé avec succès ! Vérifiez votre e-mail pour confirmer votre inscription." },
+      flash: { text: "Compte créé avec succès ! Vérifiez votre e-mail pour confirmer votre inscription." },
     });
 
     const link = await linkFromOutbox(handle.db, "oumar@example.ml", /http:\/\/campus\.test\/auth\/verification\?token=\S+/);
@@ -197,7 +197,7 @@ describe("/auth sign-up and new-password actions", () => {
       authAction,
       formRequest(path, { intent: "reset", token, password: "une phrase correcte", confirmPassword: "une phrase correcte" }),
     );
-    expect(done.body).toMatchObject({ done: { message: "Mot de passe mis à jour avec succès !", next: "/dashboard" } });
+    expect(done.body).toMatchObject({ done: { message: "Mot de passe mis à jour avec succès !", next: "/dashboard" } });
     expect(done.setCookies.some((line) => line.startsWith("campus.session_token="))).toBe(true);
 
     const used = await run(authLoader, getRequest(path));

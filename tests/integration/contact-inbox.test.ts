@@ -61,7 +61,7 @@ describe("the contact inbox", () => {
     await runMailQueue();
     const identity = await loadInstituteIdentity(handle.db);
     const [mail] = await listOutbox(handle.db, identity.email, 1);
-    expect(mail).toMatchObject({ subject: "Nouveau message de contact : Partenariat entreprise" });
+    expect(mail).toMatchObject({ subject: "Nouveau message de contact : Partenariat entreprise" });
     expect(mail!.headers).toMatchObject({ "Reply-To": message.email });
     expect(mail!.text).toContain("Nous voulons former 20 agents.");
     expect(mail!.text).toContain(`${TEST_PUBLIC_URL}/admin/messages/${message.id}`);
@@ -95,7 +95,7 @@ describe("the contact inbox", () => {
     await runMailQueue();
     const mails = await listOutbox(handle.db, message.email);
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.subject).toMatch(/^Re : Certification/);
+    expect(mails[0]!.subject).toMatch(/^Re : Certification/);
     expect(mails[0]!.text).toContain("Bonjour Awa Traoré,");
     expect(mails[0]!.text).toContain("La prochaine session commence le 5 janvier.");
     const [sent] = await handle.db.select().from(contactReplies).where(eq(contactReplies.messageId, message.id));

@@ -78,7 +78,7 @@ describe("sendContactMessage", () => {
       expect(result).toMatchObject({
         ok: false,
         reason: "invalid",
-        fieldErrors: { email: "Veuillez saisir une adresse e-mail valide (exemple : nom@domaine.ml)." },
+        fieldErrors: { email: "Veuillez saisir une adresse e-mail valide (exemple : nom@domaine.ml)." },
         values: { ...valid, email },
       });
       expect(await stored()).toHaveLength(0);
@@ -122,7 +122,7 @@ describe("sendContactMessage", () => {
         name: "Votre nom ne doit pas dépasser 100 caractères.",
         email: "Cette adresse e-mail est trop longue.",
         phone: "Le numéro ne doit pas dépasser 30 caractères.",
-        message: expect.stringMatching(/^Votre message est trop long : 5\s000 caractères au maximum\.$/),
+        message: expect.stringMatching(/^Votre message est trop long : 5\s000 caractères au maximum\.$/),
       },
     });
     expect(await stored()).toHaveLength(0);

@@ -221,7 +221,7 @@ describe("changing content", () => {
     const { course, video, cover } = await courseWithContent(who.teacher.user);
     const used = await refusal(() => deleteContentFile(handle.db, storage, who.teacher.user, video.id));
     expect(used.code).toBe("conflict");
-    expect(used.message).toMatch(/encore utilisé par la leçon « Leçon 1 », la leçon « Leçon 2 »/);
+    expect(used.message).toMatch(/encore utilisé par la leçon « Leçon 1 », la leçon « Leçon 2 »/);
 
     await detachContentFile(handle.db, who.teacher.user, cover.id, null);
     expect((await handle.db.select().from(courses).where(eq(courses.id, course.id)))[0]!.thumbnailFileId).toBeNull();

@@ -138,7 +138,7 @@ describe("enrolment management", () => {
       ["enrolment_changed", "Inscription reprise", "/dashboard/formations"],
       ["enrolment_changed", "Inscription annulée", "/dashboard/formations"],
     ]);
-    expect(mine.every((notification) => notification.body.includes("« Agroécologie »"))).toBe(true);
+    expect(mine.every((notification) => notification.body.includes("« Agroécologie »"))).toBe(true);
     expect(await handle.db.$count(notifications, eq(notifications.userId, other.id))).toBe(otherBefore);
 
     // Each goes by e-mail too, through the outbox.

@@ -94,7 +94,7 @@ describe.each(["anonymous", "user", "teacher", "admin"] as const)("as %s", (who)
       }
       pages[who].set(path, html);
       const shown = unfilled.exec(visibleText(html));
-      if (shown) failures.push(`${path}: « ${shown[0]} » in the page`);
+      if (shown) failures.push(`${path}: « ${shown[0]} » in the page`);
       for (const link of linksOf(html)) {
         if (notFollowed.test(link) || seen.has(link)) continue;
         // Two addresses of each kind of page (ids and query values aside) are enough.

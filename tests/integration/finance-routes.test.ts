@@ -179,7 +179,7 @@ describe("reports and exports", () => {
     expect(drawn.subarray(0, 4).toString()).toBe("%PDF");
     // The same amounts, written for a reader.
     const runs = pdfTextRuns(drawn);
-    expect(runs).toContain("Revenus totaux : ");
+    expect(runs).toContain("Revenus totaux : ");
     expect(runs).toContain("120,000 FCFA");
     expect(runs.filter((run) => run === "60,000 FCFA").length).toBeGreaterThanOrEqual(2);
     const history = (await routeOutcome(() => financialLoader(args("/admin/financial?onglet=rapports", admin)))).data as {

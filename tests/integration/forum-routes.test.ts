@@ -38,7 +38,7 @@ const call = routeCaller(() => ({ db: handle.db, campus }));
 describe("/dashboard/forum", () => {
   it("publishes a post, then shows it first with its category, tags and author", async () => {
     const posted = await call(forumAction, learner, "/dashboard/forum", {
-      form: { intent: "create", title: "Réseau #Wifi", body: "Comment sécuriser ma borne ?", category: "cybersecurite" },
+      form: { intent: "create", title: "Réseau #Wifi", body: "Comment sécuriser ma borne ?", category: "cybersecurite" },
     });
     expect(posted).toMatchObject({ status: 302, location: "/dashboard/forum" });
     const page = (await call(forumLoader, other, "/dashboard/forum?categorie=cybersecurite")).data as {
@@ -125,7 +125,7 @@ describe("/dashboard/forum/:id", () => {
       (await call(threadAction, teacher, `/dashboard/forum/${id}`, { params, form: { intent: "moderate", action: "lock" } })).status,
     ).toBe(302);
     const refused = await call(threadAction, other, `/dashboard/forum/${id}`, { params, form: { intent: "reply", body: "Encore moi" } });
-    expect(refused).toMatchObject({ status: 409, data: { message: "Ce sujet est verrouillé : il ne reçoit plus de réponses." } });
+    expect(refused).toMatchObject({ status: 409, data: { message: "Ce sujet est verrouillé : il ne reçoit plus de réponses." } });
   });
 
   it("takes reports, which the admin page lists and resolves; a teacher cannot read it", async () => {

@@ -56,7 +56,7 @@ describe("posting", () => {
 
     const { id } = await createThread(handle.db, learner, {
       title: "Débuter en #IA",
-      body: "Quels cours pour commencer ? #Python #ia",
+      body: "Quels cours pour commencer ? #Python #ia",
       category: "intelligence-artificielle",
     });
     const { thread, can } = await getThread(handle.db, learner, id);
@@ -101,7 +101,7 @@ describe("replies and likes", () => {
     const reply = await createReply(handle.db, other, { id }, "Voici une piste.");
     const bell = await handle.db.select().from(notifications).where(eq(notifications.userId, learner.id));
     expect(bell.map((row) => [row.kind, row.body, row.link])).toEqual([
-      ["forum_reply", "Moussa Diarra a répondu à « Question sur les réseaux ».", `/dashboard/forum/${id}#reponse-${reply.id}`],
+      ["forum_reply", "Moussa Diarra a répondu à « Question sur les réseaux ».", `/dashboard/forum/${id}#reponse-${reply.id}`],
     ]);
     expect((await getThread(handle.db, learner, id)).thread.replyCount).toBe(2);
     expect(await refusal(deleteReply(handle.db, learner, reply.id))).toMatchObject({ code: "forbidden" });

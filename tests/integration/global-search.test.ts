@@ -27,8 +27,8 @@ beforeAll(async () => {
   teacher = await createUser(handle.db, { role: "teacher", firstName: "Seydou", lastName: "Sécurité" });
   const { course } = await createCourse(handle.db, { instructor: teacher, title: "Sécurité réseau avancée", priceFcfa: 0 });
   await enrol(handle.db, learner, course);
-  await createThread(handle.db, learner, { title: "Réseau sécurisé à la maison ?" });
-  const hidden = await createThread(handle.db, teacher, { title: "Sécurité : sujet masqué" });
+  await createThread(handle.db, learner, { title: "Réseau sécurisé à la maison ?" });
+  const hidden = await createThread(handle.db, teacher, { title: "Sécurité : sujet masqué" });
   await moderateThread(handle.db, admin, hidden.id, "hide");
 });
 afterAll(async () => handle?.close());
@@ -49,7 +49,7 @@ describe("the search page", () => {
     expect(titles(sections, "formations")).toContain("Sécurité réseau avancée");
     // Followed: the link leads to the learner's course.
     expect(sections[0]!.hits.find((hit) => hit.title === "Sécurité réseau avancée")?.href).toMatch(/^\/dashboard\/formations\//);
-    expect(titles(sections, "forum")).toEqual(["Réseau sécurisé à la maison ?"]);
+    expect(titles(sections, "forum")).toEqual(["Réseau sécurisé à la maison ?"]);
   });
 
   it("searches people for administrators only", async () => {
@@ -57,7 +57,7 @@ describe("the search page", () => {
     expect(titles(await search(teacher, "keita", "/teacher/recherche"), "personnes")).toBeUndefined();
     expect(titles(await search(learner, "keita"), "personnes")).toBeUndefined();
     // A moderator reads the hidden thread; the learner did not.
-    expect(titles(await search(admin, "masque"), "forum")).toEqual(["Sécurité : sujet masqué"]);
+    expect(titles(await search(admin, "masque"), "forum")).toEqual(["Sécurité : sujet masqué"]);
   });
 
   it("shows nothing for an empty box, and takes wildcards literally", async () => {

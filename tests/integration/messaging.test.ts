@@ -131,7 +131,7 @@ describe("reading and writing a conversation", () => {
     for (let index = 0; index < 30; index++) await sendMessage(db(), hasty, conversationId, { body: `Rappel ${index}` }, at);
     expect(await refusalOf(sendMessage(db(), hasty, conversationId, { body: "Un de trop" }, at))).toMatchObject({
       code: "rate_limited",
-      message: "Vous envoyez beaucoup de messages : réessayez dans 1 minute.",
+      message: "Vous envoyez beaucoup de messages : réessayez dans 1 minute.",
     });
   });
 
@@ -176,7 +176,7 @@ describe("course groups", () => {
     expect((await getConversation(db(), admin, group!.id)).memberCount).toBe(3);
     expect((await listConversations(db(), admin)).some((item) => item.id === group!.id)).toBe(false);
 
-    await sendMessage(db(), teacher, group!.id, { body: "Bienvenue dans le groupe !" });
+    await sendMessage(db(), teacher, group!.id, { body: "Bienvenue dans le groupe !" });
     expect((await groupOf(awa))?.unread).toBe(1);
     expect((await groupOf(moussa))?.unread).toBe(1);
 
@@ -191,7 +191,7 @@ describe("course groups", () => {
       .where(and(eq(enrolments.userId, moussa.id), eq(enrolments.courseId, courseId)));
     await db().transaction((tx) => cancelEnrolment(tx, enrolment!.id));
     expect(await groupOf(moussa)).toBeUndefined();
-    expect(await refusalOf(sendMessage(db(), moussa, group!.id, { body: "Encore là ?" }))).toMatchObject({ code: "not_found" });
+    expect(await refusalOf(sendMessage(db(), moussa, group!.id, { body: "Encore là ?" }))).toMatchObject({ code: "not_found" });
     expect(await rule.audience!(db(), String(group!.id), [awa.id, moussa.id])).toEqual(new Set([awa.id]));
   });
 });
@@ -201,8 +201,8 @@ describe("messages while away", () => {
     const learner = await createUser(db(), { firstName: "Kadidia" });
     const { course } = await createCourse(db(), { instructor: teacher, priceFcfa: 0 });
     await enrol(db(), learner, course);
-    const { conversationId } = await sendMessageTo(db(), teacher, learner.id, { body: "Avez-vous vu la leçon 3 ?" });
-    await sendMessage(db(), teacher, conversationId, { body: "Et la leçon 4 ?" });
+    const { conversationId } = await sendMessageTo(db(), teacher, learner.id, { body: "Avez-vous vu la leçon 3 ?" });
+    await sendMessage(db(), teacher, conversationId, { body: "Et la leçon 4 ?" });
     const rows = await db()
       .select({ title: notifications.title, link: notifications.link, readAt: notifications.readAt })
       .from(notifications)
@@ -219,10 +219,10 @@ describe("messages while away", () => {
     // Online (a page open somewhere): the conversation itself shows the message, no notification. The
     // teacher's own notification leads to the teachers' screen.
     await setPresence(db(), learner.id, "test-worker", 1, new Date());
-    await sendMessage(db(), teacher, conversationId, { body: "Vous êtes là ?" });
+    await sendMessage(db(), teacher, conversationId, { body: "Vous êtes là ?" });
     expect(await countUnreadNotifications(db(), learner)).toBe(1);
     await setPresence(db(), learner.id, "test-worker", 0, new Date());
-    await sendMessage(db(), learner, conversationId, { body: "Oui, merci !" });
+    await sendMessage(db(), learner, conversationId, { body: "Oui, merci !" });
     const [forTeacher] = await db()
       .select({ link: notifications.link })
       .from(notifications)

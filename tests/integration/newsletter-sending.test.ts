@@ -242,7 +242,7 @@ describe("the subscribers", () => {
 });
 
 describe("trying a newsletter before sending it", () => {
-  const draft = { subject: "Portes ouvertes du 12 décembre", body: "Venez nous voir.\n\nAu programme : démonstrations et inscriptions." };
+  const draft = { subject: "Portes ouvertes du 12 décembre", body: "Venez nous voir.\n\nAu programme : démonstrations et inscriptions." };
   const post = (cookie: string, form: Record<string, string>) =>
     routeOutcome(() => asServer(newsletterAction, args("/admin/newsletter", { cookie, form })));
   const state = async () => ({
@@ -259,7 +259,7 @@ describe("trying a newsletter before sending it", () => {
       ok: true,
       intent: "preview",
       values: draft,
-      preview: { subject: draft.subject, paragraphs: ["Venez nous voir.", "Au programme : démonstrations et inscriptions."] },
+      preview: { subject: draft.subject, paragraphs: ["Venez nous voir.", "Au programme : démonstrations et inscriptions."] },
     });
     expect(await state()).toEqual(before);
   });
@@ -277,7 +277,7 @@ describe("trying a newsletter before sending it", () => {
       .from(mailOutbox)
       .where(eq(mailOutbox.subject, `[Essai] ${draft.subject}`));
     expect(trials.map((mail) => mail.to)).toEqual([adminEmail]);
-    expect(trials[0]!.text).toContain("Au programme : démonstrations et inscriptions.");
+    expect(trials[0]!.text).toContain("Au programme : démonstrations et inscriptions.");
     expect(trials[0]!.text).toContain("Ceci est un essai envoyé à vous seul.");
     // No newsletter recorded, no subscriber written to: only the trial's mail (and its job).
     const after = await state();

@@ -52,7 +52,7 @@ describe("payments", () => {
     expect(confirmed).toEqual([
       expect.objectContaining({
         title: "Paiement confirmé",
-        body: expect.stringMatching(/^Votre paiement de 75,000 FCFA pour « Énergie solaire » est confirmé/),
+        body: expect.stringMatching(/^Votre paiement de 75,000 FCFA pour « Énergie solaire » est confirmé/),
         link: `/dashboard/formations/${course.slug}`,
       }),
     ]);

@@ -168,7 +168,7 @@ describe("an attempt answered offline, sent when the network returns", () => {
     // The phone shows the learner the reason it gets, in French.
     expect(await send(timed.learner, timed.base, timed.params, crypto.randomUUID(), {})).toMatchObject({
       status: 409,
-      body: "Ce quiz est chronométré : il demande une connexion.",
+      body: "Ce quiz est chronométré : il demande une connexion.",
     });
     expect(await attemptsOf(timed.learner.id, timed.quiz.id)).toHaveLength(0);
     await expect(
@@ -177,7 +177,7 @@ describe("an attempt answered offline, sent when the network returns", () => {
         answers: {},
         answeredAt: new Date(),
       }),
-    ).rejects.toMatchObject({ code: "conflict", reason: "timed", message: "Ce quiz est chronométré : il demande une connexion." });
+    ).rejects.toMatchObject({ code: "conflict", reason: "timed", message: "Ce quiz est chronométré : il demande une connexion." });
 
     const { course, quiz, learner, base, params } = await setting({ maxAttempts: 1 });
     await takeQuiz(handle.db, learner, course, quiz, () => ({}));

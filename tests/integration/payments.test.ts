@@ -294,7 +294,7 @@ describe("paying cash at the office", () => {
     expect(instructions!.text).toContain(outcome.reference);
     expect(instructions!.text).toContain("120,000 FCFA");
     expect(instructions!.text).toContain("Cité SEMA, Bamako, Mali");
-    expect(instructions!.text).toMatch(/Lundi – Vendredi : 8h00 – 18h00/);
+    expect(instructions!.text).toMatch(/Lundi – Vendredi : 8h00 – 18h00/);
     // Asking again gives the same reference, and no second mail.
     expect(await startCheckout(handle.db, services, learner, course.id, "cash")).toEqual(outcome);
     expect(await mailsTo(learner.email)).toHaveLength(1);

@@ -78,7 +78,7 @@ describe("updateProfile", () => {
     expect(events[0]!.details).toEqual({ fields: ["firstName", "lastName", "phone"] });
     const [entry] = await listActivityEntries(handle.db, "alice");
     expect(entry).toMatchObject({ label: "Profil mis à jour", when: "à l'instant" });
-    expect(entry!.detail).toContain("Champs modifiés : prénom, nom, téléphone");
+    expect(entry!.detail).toContain("Champs modifiés : prénom, nom, téléphone");
     expect(entry!.detail).toContain("Chrome sur Android");
   });
 

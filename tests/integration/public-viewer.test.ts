@@ -38,7 +38,7 @@ function html(element: ReactElement): string {
 const institute = { name: "Institut", shortName: "ICEF", tagline: "", phones: [], email: "contact@icef.ml", openingHours: [] };
 
 describe("a signed-in visitor on the public site", () => {
-  it("is led to their space: the header says « Mon espace », not « Connexion / S'inscrire »", async () => {
+  it("is led to their space: the header says « Mon espace », not « Connexion / S'inscrire »", async () => {
     const anonymous = await layoutLoader(loaderArgs("/"));
     expect(anonymous.account).toBeNull();
     const { cookie } = await createSignedInUser(campus, handle.db);
@@ -57,7 +57,7 @@ describe("a signed-in visitor on the public site", () => {
     expect(header).not.toContain("S&#x27;inscrire");
   });
 
-  it("sees « Continuer » on a course they follow, « S'inscrire » on the others", async () => {
+  it("sees « Continuer » on a course they follow, « S'inscrire » on the others", async () => {
     const { course } = await createCourse(handle.db);
     const { user, cookie } = await createSignedInUser(campus, handle.db);
     const before = await courseLoader(loaderArgs(`/formations/${course.slug}`, cookie, { slug: course.slug }));
@@ -73,14 +73,14 @@ describe("a signed-in visitor on the public site", () => {
 });
 
 describe("a free or full course page", () => {
-  it("says « Gratuit » and lists no way to pay for a free course", () => {
+  it("says « Gratuit » and lists no way to pay for a free course", () => {
     const box = html(createElement(EnrolBox, { slug: "libre", priceFcfa: 0, following: false, full: false }));
     expect(box).toContain("Gratuit");
     expect(box).not.toContain("Mobile money");
     expect(box).toContain("S&#x27;inscrire");
   });
 
-  it("says « Complet » with no active « S'inscrire » once every seat is taken", async () => {
+  it("says « Complet » with no active « S'inscrire » once every seat is taken", async () => {
     const { course } = await createCourse(handle.db, { maxStudents: 1 });
     const anonymous = await courseLoader(loaderArgs(`/formations/${course.slug}`, undefined, { slug: course.slug }));
     expect(anonymous.full).toBe(false);
@@ -95,7 +95,7 @@ describe("a free or full course page", () => {
 });
 
 describe("French", () => {
-  it("elides « de » before a vowel or an h", () => {
+  it("elides « de » before a vowel or an h", () => {
     expect(ofName("Ibrahima Diallo")).toBe("d'Ibrahima Diallo");
     expect(ofName("Élise")).toBe("d'Élise");
     expect(ofName("Hawa")).toBe("d'Hawa");
@@ -123,7 +123,7 @@ describe("French", () => {
     expect(table).not.toContain("Rôle de Ibrahima");
   });
 
-  it("says « Plus qu'une place », not « Plus que 1 place »", () => {
+  it("says « Plus qu'une place », not « Plus que 1 place »", () => {
     expect(seatsLeftText(1)).toBe("Plus qu'une place disponible.");
     expect(seatsLeftText(3)).toBe("Plus que 3 places disponibles.");
   });

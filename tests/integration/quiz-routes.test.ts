@@ -55,13 +55,13 @@ async function setting(overrides: Parameters<typeof createQuiz>[3] = {}) {
     questions: [
       {
         type: "multiple_choice",
-        question: "Quelle est l'unité de la puissance ?",
+        question: "Quelle est l'unité de la puissance ?",
         options: ["Le volt", "Le watt", "L'ampère", "L'ohm"],
         correctAnswer: "1",
         explanation: "La puissance se mesure en watts.",
       },
       { type: "true_false", question: "Le soleil est une énergie renouvelable.", correctAnswer: "true" },
-      { type: "short_answer", question: "Quelle est la capitale du Mali ?", correctAnswer: "Tombouctou-secret" },
+      { type: "short_answer", question: "Quelle est la capitale du Mali ?", correctAnswer: "Tombouctou-secret" },
     ],
     ...overrides,
   });
@@ -118,11 +118,11 @@ describe("the way in", () => {
       return (await getToast(new Request(TEST_PUBLIC_URL, { headers: { cookie } }))).toast;
     };
 
-    expect(await markDone(lessons[0]!.id)).toMatchObject({ title: "Leçon terminée", description: "Progression : 50 %" });
+    expect(await markDone(lessons[0]!.id)).toMatchObject({ title: "Leçon terminée", description: "Progression : 50 %" });
     expect((await home()).nextQuiz).toBeUndefined();
     expect(await markDone(lessons[1]!.id)).toMatchObject({
-      title: "Toutes les leçons sont terminées !",
-      description: `Réussissez « ${quiz.title} » pour obtenir votre certificat.`,
+      title: "Toutes les leçons sont terminées !",
+      description: `Réussissez « ${quiz.title} » pour obtenir votre certificat.`,
     });
     expect((await home()).nextQuiz).toEqual({ title: quiz.title, href: `${coursePath}/quiz/${quiz.id}`, resume: false });
 
@@ -134,7 +134,7 @@ describe("the way in", () => {
     // Passed: nothing waits any more, and marking a lesson done again says the course is finished.
     await takeQuiz(handle.db, learner, course, quiz, rightAnswers("Tombouctou-secret"));
     expect((await home()).nextQuiz).toBeUndefined();
-    expect(await markDone(lessons[1]!.id)).toMatchObject({ title: "Formation terminée !" });
+    expect(await markDone(lessons[1]!.id)).toMatchObject({ title: "Formation terminée !" });
   });
 
   it("counts only this learner's attempts at this course's quizzes, and shows none to the teacher's preview", async () => {
@@ -386,7 +386,7 @@ describe("one more attempt", () => {
     expect(await flagged()).toBe(0);
     expect(await grant(teacher)).toMatchObject({
       status: 409,
-      data: { message: "Cet apprenant a encore une tentative : il peut la passer dès maintenant." },
+      data: { message: "Cet apprenant a encore une tentative : il peut la passer dès maintenant." },
     });
 
     const { path, attemptParams } = await start(learner, base, params);

@@ -291,7 +291,7 @@ describe("taking a quiz", () => {
 describe("results", () => {
   it("filters, sorts, counts, and exports what the teacher sees", async () => {
     const { course: own } = await createCourse(handle.db, { instructor: teacher, priceFcfa: 0 });
-    const quiz = await createQuiz(handle.db, teacher, own, { title: "Évaluation « finale » : énergie" });
+    const quiz = await createQuiz(handle.db, teacher, own, { title: "Évaluation « finale » : énergie" });
     const people = [
       await createUser(handle.db, { firstName: "Awa", lastName: "Diarra" }),
       await createUser(handle.db, { firstName: "Moussa", lastName: "Keïta" }),

@@ -156,7 +156,7 @@ describe("unread notification counts in memory", () => {
     expect(await countUnreadNotifications(handle.db, ada)).toBe(2);
   });
 
-  it("shows the person's own « Tout marquer comme lu » on their very next page", async () => {
+  it("shows the person's own « Tout marquer comme lu » on their very next page", async () => {
     const ada = await createUser(handle.db);
     await notice(ada.id, "Annonce");
     expect(await countUnreadNotifications(handle.db, ada)).toBe(1);

@@ -105,7 +105,7 @@ describe("start-up refusals", () => {
     expect(await exitWithin(started, 20_000 * PATIENCE)).toBe(1);
     const output = started.output();
     expect(output).toContain("Configuration invalide");
-    expect(output).toContain('PORT = "abc" : doit être un nombre entier entre 1 et 65535.');
+    expect(output).toContain('PORT = "abc" : doit être un nombre entier entre 1 et 65535.');
     expect(output).toContain('TRUST_PROXY = "yes"');
     expect(output).not.toMatch(/\n\s+at /); // no stack trace
   });

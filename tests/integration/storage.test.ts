@@ -120,7 +120,7 @@ function storageContract(open: () => Promise<Harness>) {
     expect((await readAll((await storage.get(key)).stream)).toString()).toBe("second");
   });
 
-  it("deletes: stat is then null, get « not found »; deleting again is fine", async () => {
+  it("deletes: stat is then null, get « not found »; deleting again is fine", async () => {
     const key = newKey();
     await storage.put(key, Buffer.from("to delete"), "text/plain");
     await storage.delete(key);
@@ -129,7 +129,7 @@ function storageContract(open: () => Promise<Harness>) {
     await expect(storage.delete(key)).resolves.toBeUndefined();
   });
 
-  it("answers a missing key: stat null, get « not found » (with or without a range), delete fine", async () => {
+  it("answers a missing key: stat null, get « not found » (with or without a range), delete fine", async () => {
     const key = newKey("never-stored.bin");
     expect(await storage.stat(key)).toBeNull();
     await expect(storage.get(key)).rejects.toMatchObject({ code: "not_found", reason: "storage_missing" });

@@ -97,7 +97,7 @@ describe("teacher dashboard", () => {
     expect(kinds).toEqual(
       ["completion:Awa Diarra", "enrolment:Awa Diarra", "enrolment:Moussa Sidibé", "forum:Awa Diarra", "quiz:Moussa Sidibé"].sort(),
     );
-    expect(activity.find((row) => row.kind === "quiz")?.detail).toBe("Quiz final : 100 % (réussi)");
+    expect(activity.find((row) => row.kind === "quiz")?.detail).toBe("Quiz final : 100 % (réussi)");
   });
 
   it("renders the page from those figures", async () => {

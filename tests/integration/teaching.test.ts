@@ -165,8 +165,8 @@ describe("the teacher's photo", () => {
     const theirs = await createStoredFile(handle.db, storage, stranger, { purpose: "thumbnail" });
     const document = await createStoredFile(handle.db, storage, teacher, { purpose: "lesson_attachment" });
     for (const [photoFileId, message] of [
-      [theirs.id, "Cette image n'est plus disponible : envoyez-la de nouveau."],
-      ["inconnu", "Cette image n'est plus disponible : envoyez-la de nouveau."],
+      [theirs.id, "Cette image n'est plus disponible : envoyez-la de nouveau."],
+      ["inconnu", "Cette image n'est plus disponible : envoyez-la de nouveau."],
       [document.id, "La photo doit être une image JPEG, PNG ou WebP."],
     ] as const) {
       const refused = await call(teacher, { intent: "photo", photoFileId });

@@ -29,7 +29,7 @@ export const accountSecurityMessages = {
   twoFactorDisableFailed: "Impossible de désactiver la double authentification.",
   codeFormat: "Saisissez le code à 6 chiffres affiché par votre application.",
   codeWrong: "Code incorrect. Vérifiez l'heure de votre téléphone et réessayez.",
-  setupExpired: "Recommencez la configuration : saisissez à nouveau votre mot de passe.",
+  setupExpired: "Recommencez la configuration : saisissez à nouveau votre mot de passe.",
   codeCheckFailed: "Impossible de vérifier le code. Réessayez.",
 } as const;
 const m = accountSecurityMessages;

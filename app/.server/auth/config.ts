@@ -55,8 +55,8 @@ export function loadAuthEnv(source: NodeJS.ProcessEnv = process.env): AuthEnv {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ""));
   const result = authEnvSchema.safeParse(cleaned);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  - ${issue.path.join(".")} : ${issue.message}.`);
-    throw new AuthConfigError(`Configuration invalide : corrigez ces variables d'environnement puis relancez.\n${lines.join("\n")}`);
+    const lines = result.error.issues.map((issue) => `  - ${issue.path.join(".")} : ${issue.message}.`);
+    throw new AuthConfigError(`Configuration invalide : corrigez ces variables d'environnement puis relancez.\n${lines.join("\n")}`);
   }
   return result.data;
 }
@@ -69,7 +69,7 @@ export function resolveAuthSecret(options: { secret?: string; production: boolea
   if (options.secret) return options.secret;
   if (options.production) {
     throw new AuthConfigError(
-      "Configuration invalide : BETTER_AUTH_SECRET est obligatoire en production (au moins 32 caractères, ex. openssl rand -base64 32).",
+      "Configuration invalide : BETTER_AUTH_SECRET est obligatoire en production (au moins 32 caractères, ex. openssl rand -base64 32).",
     );
   }
   if (options.dataDir.startsWith("memory://")) return randomBytes(32).toString("base64url");

@@ -22,7 +22,7 @@ export interface UserSession {
 }
 
 export const deviceMessages = {
-  currentSession: "Pour fermer cette session, utilisez « Se déconnecter de cet appareil ».",
+  currentSession: "Pour fermer cette session, utilisez « Se déconnecter de cet appareil ».",
   sessionGone: "Cette session n'existe plus.",
 } as const;
 

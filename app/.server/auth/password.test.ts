@@ -11,7 +11,7 @@ test("a listed word followed by digits or symbols is common too", () => {
   expect(isCommonPassword("motdepasse2024!")).toBe(true);
   expect(isCommonPassword("soleil1987")).toBe(true);
   expect(isCommonPassword("le fleuve niger")).toBe(false);
-  expect(checkPassword("Azerty2025!")).toEqual(["Ce mot de passe est trop courant : choisissez-en un moins facile à deviner."]);
+  expect(checkPassword("Azerty2025!")).toEqual(["Ce mot de passe est trop courant : choisissez-en un moins facile à deviner."]);
 });
 
 test("Argon2id hashes at OWASP parameters verify the right password only", async () => {

@@ -73,7 +73,7 @@ export function buildCredential(publicUrl: string, identity: IssuerIdentity, fac
     "@context": ["https://www.w3.org/ns/credentials/v2", "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"],
     id: `urn:uuid:${facts.id}`,
     type: ["VerifiableCredential", "OpenBadgeCredential"],
-    name: `Certificat : ${facts.courseTitle}`,
+    name: `Certificat : ${facts.courseTitle}`,
     issuer: { id: profile.id, type: profile.type, name: profile.name, url: profile.url, email: profile.email },
     validFrom: facts.issuedAt.toISOString(),
     ...(facts.validUntil ? { validUntil: facts.validUntil.toISOString() } : {}),
@@ -95,7 +95,7 @@ export function buildCredential(publicUrl: string, identity: IssuerIdentity, fac
         tag: facts.skills,
       },
       ...(facts.score !== null
-        ? { narrative: `Score : ${facts.score.toLocaleString("fr-FR")} %${facts.gradeLabel ? ` ; mention : ${facts.gradeLabel}` : ""}.` }
+        ? { narrative: `Score : ${facts.score.toLocaleString("fr-FR")} %${facts.gradeLabel ? ` ; mention : ${facts.gradeLabel}` : ""}.` }
         : {}),
     },
     credentialStatus: {

@@ -182,8 +182,8 @@ async function insertCertificate(tx: Database, services: Certificates, input: Ne
       kind: "certificate_issued",
       title: input.replacesId ? "Certificat corrigé" : "Certificat obtenu",
       body: input.replacesId
-        ? `Votre certificat « ${input.courseTitle} » a été réémis à votre nom corrigé (n° ${code}). L'ancien n'est plus valide.`
-        : `Félicitations ! Votre certificat « ${input.courseTitle} » est délivré (n° ${code}). Téléchargez-le en PDF, partagez-le ou ajoutez-le à LinkedIn ; un employeur peut le vérifier sur ${issuerUrls(services.publicUrl).verification(code)}.`,
+        ? `Votre certificat « ${input.courseTitle} » a été réémis à votre nom corrigé (n° ${code}). L'ancien n'est plus valide.`
+        : `Félicitations ! Votre certificat « ${input.courseTitle} » est délivré (n° ${code}). Téléchargez-le en PDF, partagez-le ou ajoutez-le à LinkedIn ; un employeur peut le vérifier sur ${issuerUrls(services.publicUrl).verification(code)}.`,
       link: "/dashboard/certificates",
       key: `certificate:${row.id}`,
       now: input.issuedAt,
@@ -504,7 +504,7 @@ export async function reissueCertificate(db: Database, services: Certificates, a
     const facts = await certificateFacts(tx, row.userId, row.courseId);
     if (!facts) throw AppError.notFound("Certificat introuvable.");
     if (facts.learnerName === row.learnerName)
-      throw AppError.conflict("Le nom de l'apprenant n'a pas changé : rien à corriger.", "same_name");
+      throw AppError.conflict("Le nom de l'apprenant n'a pas changé : rien à corriger.", "same_name");
     await tx
       .update(certificates)
       .set({

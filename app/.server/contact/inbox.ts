@@ -99,7 +99,7 @@ export async function getInboxMessage(db: Database, actor: Actor, id: number) {
 export const replySchema = z.object({
   body: requiredText({ label: "La réponse", max: LIMITS.longText }),
   /** Chosen when the form was shown: the same form sent twice is one answer. */
-  token: z.string().trim().min(16, "Formulaire expiré : rechargez la page.").max(LIMITS.textId, "Formulaire expiré : rechargez la page."),
+  token: z.string().trim().min(16, "Formulaire expiré : rechargez la page.").max(LIMITS.textId, "Formulaire expiré : rechargez la page."),
 });
 
 /**
@@ -127,7 +127,7 @@ export async function replyToMessage(db: Database, actor: Actor, messageId: numb
         .select({ id: contactReplies.id, messageId: contactReplies.messageId })
         .from(contactReplies)
         .where(eq(contactReplies.token, data.token));
-      if (first?.messageId !== messageId) throw AppError.conflict("Formulaire expiré : rechargez la page.", "token_reused");
+      if (first?.messageId !== messageId) throw AppError.conflict("Formulaire expiré : rechargez la page.", "token_reused");
       return { replyId: first.id, created: false as const };
     }
     await tx.update(contactMessages).set({ status: "answered", answeredAt: now }).where(eq(contactMessages.id, messageId));
@@ -188,11 +188,11 @@ export async function sendContactMail(
     if (!message) return "skipped";
     const mail = renderActionMail({
       to: identity.email,
-      subject: `Nouveau message de contact : ${message.subject}`,
+      subject: `Nouveau message de contact : ${message.subject}`,
       greeting: "Bonjour,",
       paragraphs: [
         `${message.name} (${message.email}${message.phone ? `, ${message.phone}` : ""}) a écrit depuis le formulaire de contact le ${formatDateTime(message.createdAt)}.`,
-        ...(message.interest ? [`Domaine d'intérêt : ${message.interest}`] : []),
+        ...(message.interest ? [`Domaine d'intérêt : ${message.interest}`] : []),
         message.message,
       ],
       action: { label: "Répondre depuis le site", url: `${base}/admin/messages/${message.id}` },
@@ -218,14 +218,14 @@ export async function sendContactMail(
   if (!reply || reply.sentAt) return "skipped";
   const mail = renderActionMail({
     to: reply.email,
-    subject: `Re : ${reply.subject} – ${identity.shortName}`,
+    subject: `Re : ${reply.subject} – ${identity.shortName}`,
     greeting: `Bonjour ${reply.name},`,
     paragraphs: reply.body
       .split(/\n{2,}/)
       .map((paragraph) => paragraph.trim())
       .filter(Boolean),
     action: { label: "Découvrir nos formations", url: `${base}/formations` },
-    footnote: `Vous nous aviez écrit le ${formatDateTime(reply.writtenAt)} (« ${reply.subject} »). Pour nous répondre, répondez simplement à ce message.`,
+    footnote: `Vous nous aviez écrit le ${formatDateTime(reply.writtenAt)} (« ${reply.subject} »). Pour nous répondre, répondez simplement à ce message.`,
     identity,
   });
   await sendMail(db, services.mailEnv, { ...mail, replyTo: identity.email });

@@ -66,10 +66,10 @@ export async function announceNewLessons(db: Database, job: LessonsAnnouncementJ
       .where(and(eq(enrolments.courseId, course.id), inArray(enrolments.status, FOLLOWING)));
     const listed = fresh
       .slice(0, TITLES_LISTED)
-      .map((lesson) => `« ${lesson.title} »`)
+      .map((lesson) => `« ${lesson.title} »`)
       .join(", ");
     const more = fresh.length - TITLES_LISTED;
-    const body = `Dans « ${course.title} » : ${listed}${more > 0 ? ` et ${more} ${more === 1 ? "autre" : "autres"}` : ""}.`;
+    const body = `Dans « ${course.title} » : ${listed}${more > 0 ? ` et ${more} ${more === 1 ? "autre" : "autres"}` : ""}.`;
     let told = 0;
     for (const { userId } of learners) {
       const { created } = await notifyUser(tx, {

@@ -21,7 +21,7 @@ export type Lesson = typeof lessons.$inferSelect;
 
 export type SavedCourse = { course: Course; lessons: Lesson[]; becamePublished: boolean };
 
-const NOT_SAVED = "Le cours n'a pas été enregistré : corrigez les champs signalés.";
+const NOT_SAVED = "Le cours n'a pas été enregistré : corrigez les champs signalés.";
 
 /**
  * The course form obeys the status rule of the course list (`canChangeStatus`): a teacher
@@ -184,7 +184,7 @@ async function runSave(save: () => Promise<SavedCourse>, failure: string): Promi
   try {
     return await save();
   } catch (error) {
-    if (isUniqueViolation(error)) throw AppError.conflict(`${failure} : réessayez.`);
+    if (isUniqueViolation(error)) throw AppError.conflict(`${failure} : réessayez.`);
     throw error;
   }
 }

@@ -260,7 +260,7 @@ async function usesOfFile(tx: Database, file: LockedFile): Promise<string[]> {
   if (file.purpose === "lesson_attachment") {
     if (!file.lessonId) return [];
     const [lesson] = await tx.select({ title: lessons.title }).from(lessons).where(eq(lessons.id, file.lessonId));
-    return lesson ? [`la leçon « ${lesson.title} »`] : [];
+    return lesson ? [`la leçon « ${lesson.title} »`] : [];
   }
   if (file.purpose === "lesson_video") {
     const rows = await tx
@@ -268,10 +268,10 @@ async function usesOfFile(tx: Database, file: LockedFile): Promise<string[]> {
       .from(lessons)
       .where(eq(lessons.videoFileId, file.id))
       .orderBy(asc(lessons.position), asc(lessons.id));
-    return rows.map((row) => `la leçon « ${row.title} »`);
+    return rows.map((row) => `la leçon « ${row.title} »`);
   }
   const rows = await tx.select({ title: courses.title }).from(courses).where(eq(courses.thumbnailFileId, file.id));
-  return rows.map((row) => `la couverture du cours « ${row.title} »`);
+  return rows.map((row) => `la couverture du cours « ${row.title} »`);
 }
 
 const renameSchema = z.object({
@@ -324,7 +324,7 @@ export async function attachContentFile(db: Database, actor: Actor, fileId: stri
         ? (await lessonTarget(tx, actor, target.lessonId, field)).courseId
         : (await lockManagedCourse(tx, actor, target.courseId, field)).id;
     if (file.courseId !== null && file.courseId !== courseId) {
-      throw AppError.invalid({ [field]: "Ce fichier appartient à un autre cours : envoyez-le de nouveau pour celui-ci." });
+      throw AppError.invalid({ [field]: "Ce fichier appartient à un autre cours : envoyez-le de nouveau pour celui-ci." });
     }
     await claimFiles(tx, actor, courseId, [{ field, id: file.id, purpose: file.purpose }]);
     if (target.kind === "cover") {
@@ -348,7 +348,7 @@ export async function replaceContentFile(db: Database, actor: Actor, fileId: str
   const field = "replacementId";
   return db.transaction(async (tx) => {
     const file = await lockManagedFile(tx, actor, fileId);
-    if (file.courseId === null) throw AppError.invalid({ [field]: "Ce fichier n'est utilisé nulle part : rattachez-le plutôt." });
+    if (file.courseId === null) throw AppError.invalid({ [field]: "Ce fichier n'est utilisé nulle part : rattachez-le plutôt." });
     if (typeof replacementId !== "string" || !replacementId || replacementId === file.id) {
       throw AppError.invalid({ [field]: "Envoyez d'abord le nouveau fichier." });
     }
@@ -422,7 +422,7 @@ export async function deleteContentFile(db: Database, storage: FileStorage, acto
     const uses = await usesOfFile(tx, file);
     if (uses.length) {
       throw AppError.conflict(
-        `« ${file.name} » est encore utilisé par ${uses.join(", ")} : retirez-le ou remplacez-le avant de le supprimer.`,
+        `« ${file.name} » est encore utilisé par ${uses.join(", ")} : retirez-le ou remplacez-le avant de le supprimer.`,
         "in_use",
       );
     }

@@ -86,8 +86,8 @@ const fileId = z
 
 const textList = (label: string) =>
   z
-    .array(z.string().trim().max(500, `${label} : 500 caractères au plus.`), { error: `${label} : liste invalide.` })
-    .max(50, `${label} : 50 éléments au plus.`)
+    .array(z.string().trim().max(500, `${label} : 500 caractères au plus.`), { error: `${label} : liste invalide.` })
+    .max(50, `${label} : 50 éléments au plus.`)
     .default([])
     .transform((items) => items.filter((item) => item !== ""));
 

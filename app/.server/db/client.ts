@@ -128,7 +128,7 @@ export async function openDatabase(options: {
     });
     // An idle client losing its connection (server restart, database dropped) emits on the pool;
     // unhandled, that would crash the process. The pool replaces the client on next use.
-    pool.on("error", (error) => console.error(`PostgreSQL : connexion perdue (${error.message}).`));
+    pool.on("error", (error) => console.error(`PostgreSQL : connexion perdue (${error.message}).`));
     // A client checked out of the pool (a transaction) has no listener of the pool's on it, and
     // its lost connection would crash the process the same way. Its queries fail on their own,
     // and the pool discards it when it comes back.

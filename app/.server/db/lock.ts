@@ -82,5 +82,5 @@ export function acquireDataDirLock(dataDir: string): () => void {
     }
     fs.rmSync(aside, { force: true });
   }
-  throw new DataDirLockedError(`Impossible de prendre le verrou ${lockPath} : d'autres processus le disputent.`);
+  throw new DataDirLockedError(`Impossible de prendre le verrou ${lockPath} : d'autres processus le disputent.`);
 }

@@ -55,7 +55,7 @@ export function createPgListener(connectionString: string) {
       try {
         listener.onPayload(message.payload ?? "");
       } catch (error) {
-        console.error(`Notification ${message.channel} : erreur du destinataire`, error);
+        console.error(`Notification ${message.channel} : erreur du destinataire`, error);
       }
     }
   };
@@ -76,7 +76,7 @@ export function createPgListener(connectionString: string) {
     connecting ??= (async () => {
       const next = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000 });
       next.on("notification", dispatch);
-      next.on("error", (error) => console.error(`PostgreSQL : écoute des notifications interrompue (${error.message}).`));
+      next.on("error", (error) => console.error(`PostgreSQL : écoute des notifications interrompue (${error.message}).`));
       next.on("end", () => {
         if (client === next) client = undefined;
         reconnectLater();

@@ -15,9 +15,9 @@ import { canUseUnattachedFile } from "./policy";
 export type WantedFile = { field: string; id: string; purpose: UploadPurpose };
 
 const missingFileMessage: Record<UploadPurpose, string> = {
-  thumbnail: "Cette image est introuvable : envoyez-la de nouveau.",
-  lesson_video: "Cette vidéo est introuvable : envoyez-la de nouveau.",
-  lesson_attachment: "Un document est introuvable : envoyez-le de nouveau.",
+  thumbnail: "Cette image est introuvable : envoyez-la de nouveau.",
+  lesson_video: "Cette vidéo est introuvable : envoyez-la de nouveau.",
+  lesson_attachment: "Un document est introuvable : envoyez-le de nouveau.",
 };
 
 /**

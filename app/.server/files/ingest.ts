@@ -59,7 +59,7 @@ export async function detectAcceptedType(filePath: string, purpose: UploadPurpos
   if (!detected && purpose === "lesson_attachment" && (await looksLikeText(filePath))) {
     return declaredType === "text/csv" ? "text/csv" : "text/plain";
   }
-  throw AppError.unsupported(`Ce fichier n'est pas ${acceptedLabel[purpose]} : son contenu ne correspond pas à ce qui est attendu.`);
+  throw AppError.unsupported(`Ce fichier n'est pas ${acceptedLabel[purpose]} : son contenu ne correspond pas à ce qui est attendu.`);
 }
 
 /** "Cours 1 – intro.PDF" stays readable but harmless in a header and a file system. */

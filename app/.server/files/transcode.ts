@@ -97,7 +97,7 @@ function run(binary: string, args: string[], options: { signal?: AbortSignal; on
     child.on("error", reject);
     child.on("close", (code) => {
       if (code === 0) resolve(stdout);
-      else reject(new Error(`${path.basename(binary)} a échoué (code ${code}) : ${stderr.trim().split("\n").slice(-3).join(" ")}`));
+      else reject(new Error(`${path.basename(binary)} a échoué (code ${code}) : ${stderr.trim().split("\n").slice(-3).join(" ")}`));
     });
   });
 }

@@ -64,9 +64,9 @@ export function createUploadServer(deps: {
       try {
         uploaderId = (await datastore.getUpload(id)).metadata?.uploaderId;
       } catch {
-        throw refusal(404, "Cet envoi n'existe plus : recommencez.");
+        throw refusal(404, "Cet envoi n'existe plus : recommencez.");
       }
-      if (uploaderId !== actor.id) throw refusal(404, "Cet envoi n'existe plus : recommencez.");
+      if (uploaderId !== actor.id) throw refusal(404, "Cet envoi n'existe plus : recommencez.");
     },
     async onUploadCreate(_request, upload) {
       const actor = actingUser.getStore()!;
@@ -102,8 +102,8 @@ export function createUploadServer(deps: {
       } catch (error) {
         // Refused for what it is (type, unreadable image): its French message, its status.
         if (error instanceof AppError) throw refusal(httpStatusOf[error.code], error.message);
-        console.error("Fichier reçu mais non enregistré :", error);
-        throw refusal(500, "Le fichier a été reçu mais n'a pas pu être enregistré : réessayez.");
+        console.error("Fichier reçu mais non enregistré :", error);
+        throw refusal(500, "Le fichier a été reçu mais n'a pas pu être enregistré : réessayez.");
       } finally {
         // Its bytes are in storage now (or refused): the upload itself is done with.
         await datastore.remove(upload.id).catch(() => {});
@@ -118,7 +118,7 @@ export function createUploadServer(deps: {
         try {
           const origin = req.get("origin");
           if (origin && URL.parse(origin)?.host !== req.get("host")) {
-            res.status(403).type("text/plain").send("Envoi refusé : il doit venir de ce site.");
+            res.status(403).type("text/plain").send("Envoi refusé : il doit venir de ce site.");
             return;
           }
           const user = await sessionOf(res);

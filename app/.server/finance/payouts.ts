@@ -30,7 +30,7 @@ export async function payCommission(db: Database, finance: Finance, admin: Actor
   assertFinanceManager(admin);
   if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(input.period)) throw AppError.invalid({ period: "Mois invalide." });
   if (input.period >= periodOf(now))
-    throw AppError.invalid({ period: "Le mois n'est pas terminé : ses commissions se paient à partir du 1er du mois suivant." });
+    throw AppError.invalid({ period: "Le mois n'est pas terminé : ses commissions se paient à partir du 1er du mois suivant." });
   const manualReference = input.manualReference?.trim() ?? "";
   if (input.channel === "manual" && (!manualReference || manualReference.length > LIMITS.receiptNumber))
     throw AppError.invalid({
@@ -38,7 +38,7 @@ export async function payCommission(db: Database, finance: Finance, admin: Actor
     });
   const provider = input.channel === "provider" ? finance.payouts : null;
   if (input.channel === "provider" && !provider)
-    throw AppError.unavailable("Aucun service de paiement mobile n'est configuré : payez à la main.");
+    throw AppError.unavailable("Aucun service de paiement mobile n'est configuré : payez à la main.");
 
   const [instructor] = await db
     .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email, phone: users.phone })
@@ -48,7 +48,7 @@ export async function payCommission(db: Database, finance: Finance, admin: Actor
   // The mobile-money number the teacher gave in their settings (issue 14), else their profile's phone.
   const details = provider ? await getPayoutDetails(db, admin, instructor.id) : null;
   const phone = details?.method === "mobile_money" ? details.number : details?.method === "bank" ? null : instructor.phone;
-  if (provider && !phone) throw AppError.invalid({ channel: "L'enseignant n'a pas de numéro de mobile money : payez à la main." });
+  if (provider && !phone) throw AppError.invalid({ channel: "L'enseignant n'a pas de numéro de mobile money : payez à la main." });
 
   const lines = await commissionLines(db, { instructorId: input.instructorId, period: input.period });
   const amount = lines.reduce((total, line) => total + line.commissionFcfa, 0);
@@ -98,7 +98,7 @@ export async function payCommission(db: Database, finance: Finance, admin: Actor
     });
   } catch (error) {
     // Unknown: the transfer may have left. It stays processing; the hourly check settles it.
-    console.error(`Paiement de commission ${payout.reference} : ${String(error)}`);
+    console.error(`Paiement de commission ${payout.reference} : ${String(error)}`);
     return payout;
   }
   return settlePayout(db, payout, outcome, now);
@@ -163,7 +163,7 @@ export async function checkProcessingPayouts(db: Database, finance: Finance, now
       const after = await settlePayout(db, payout, await provider.check(payout.reference), now);
       if (after.status !== "processing") settled += 1;
     } catch (error) {
-      console.error(`Vérification du paiement de commission ${payout.reference} : ${String(error)}`);
+      console.error(`Vérification du paiement de commission ${payout.reference} : ${String(error)}`);
     }
   }
   return settled;

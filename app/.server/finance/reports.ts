@@ -144,7 +144,7 @@ export async function reportPdf(db: Database, admin: Actor, id: number, institut
       .font("Helvetica-Bold")
       .fontSize(10)
       .fillColor("#0f172a")
-      .text(t(`${label} : `), { continued: true })
+      .text(t(`${label} : `), { continued: true })
       .font("Helvetica")
       .text(t(cellText(value)));
   }
@@ -180,7 +180,7 @@ export async function reportPdf(db: Database, admin: Actor, id: number, institut
       .fillColor("#92400e")
       .text(
         t(
-          `Ce PDF montre les ${shown.length} premières lignes sur ${rows.length} ; ` +
+          `Ce PDF montre les ${shown.length} premières lignes sur ${rows.length} ; ` +
             "le fichier CSV de ce rapport les contient toutes. Les totaux ci-dessus portent sur toutes les lignes.",
         ),
       );

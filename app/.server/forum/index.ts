@@ -82,7 +82,7 @@ function validatePost<Schema extends z.ZodType>(schema: Schema, input: unknown):
 async function limitPosting(db: Database, actor: Actor, what: keyof typeof FORUM_RATE_LIMITS, now: Date) {
   const result = await consumeRateLimit(db, `forum:${what}:${actor.id}`, { ...FORUM_RATE_LIMITS[what], now });
   if (!result.allowed) {
-    throw AppError.rateLimited(`Vous publiez beaucoup en peu de temps : réessayez dans ${formatRetryAfter(result.retryAfterSeconds)}.`);
+    throw AppError.rateLimited(`Vous publiez beaucoup en peu de temps : réessayez dans ${formatRetryAfter(result.retryAfterSeconds)}.`);
   }
 }
 
@@ -363,7 +363,7 @@ export async function replyToThread(
   now = new Date(),
 ): Promise<{ id: number }> {
   const thread = await findThread(db, actor, threadId);
-  if (!canReply(actor, thread)) throw AppError.conflict("Ce sujet est verrouillé : il ne reçoit plus de réponses.", "locked");
+  if (!canReply(actor, thread)) throw AppError.conflict("Ce sujet est verrouillé : il ne reçoit plus de réponses.", "locked");
   const data = validate(replyInput, input);
   await limitPosting(db, actor, "reply", now);
   return db.transaction(async (tx) => {
@@ -379,7 +379,7 @@ export async function replyToThread(
         userId: thread.authorId,
         kind: "forum_reply",
         title: "Nouvelle réponse à votre sujet",
-        body: `${replier?.name || "Un membre"} a répondu à « ${thread.title} ».`,
+        body: `${replier?.name || "Un membre"} a répondu à « ${thread.title} ».`,
         link: `/dashboard/forum/${threadId}#reponse-${reply!.id}`,
         key: `forum-reply:${reply!.id}`,
         now,

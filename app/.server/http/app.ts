@@ -275,7 +275,7 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
     // Who may follow which topic: each capability's rule (user:<id> is its person's own).
     rules: [...forumTopicRules, ...messagingTopicRules],
     onError: (error, what) => {
-      if (env.LOG_LEVEL !== "silent") console.error(`Temps réel (${what}) :`, error);
+      if (env.LOG_LEVEL !== "silent") console.error(`Temps réel (${what}) :`, error);
     },
   });
 
@@ -343,7 +343,7 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
       },
     ],
     onError: (error, what) => {
-      if (env.LOG_LEVEL !== "silent") console.error(`Tâche de fond ${what} interrompue :`, error);
+      if (env.LOG_LEVEL !== "silent") console.error(`Tâche de fond ${what} interrompue :`, error);
     },
   });
   try {

@@ -70,7 +70,7 @@ export function sendEdgeError(
   res.status(status).set({ "Cache-Control": "no-store", ...headers });
   const wantsHtml = (req.headers.accept ?? "").includes("text/html");
   if (!wantsHtml || req.method === "HEAD") {
-    res.type("text/plain; charset=utf-8").send(req.method === "HEAD" ? undefined : `${title} : ${message}\nRéférence : ${requestId}\n`);
+    res.type("text/plain; charset=utf-8").send(req.method === "HEAD" ? undefined : `${title} : ${message}\nRéférence : ${requestId}\n`);
     return;
   }
   res
@@ -80,7 +80,7 @@ export function sendEdgeError(
         `<title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;color:#0f172a;margin:0}` +
         `main{max-width:36rem;margin:15vh auto;padding:1.5rem;text-align:center}p.code{font-size:3rem;font-weight:700;color:#1d4ed8;margin:0}` +
         `a{color:#1d4ed8}small{color:#475569}</style></head><body><main><p class="code">${status}</p>` +
-        `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><small>Référence de la requête : ${escapeHtml(requestId)}</small></p>` +
+        `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p><p><small>Référence de la requête : ${escapeHtml(requestId)}</small></p>` +
         `<p><a href="/">Retour à l'accueil</a></p></main></body></html>`,
     );
 }

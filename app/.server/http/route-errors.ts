@@ -162,7 +162,7 @@ export function routeErrorAnswer(error: unknown, options: { requestId: string; r
   }
   body.requestId = options.requestId;
   if (options.resource) {
-    return new Response(`${body.message}\nRéférence : ${options.requestId}\n`, {
+    return new Response(`${body.message}\nRéférence : ${options.requestId}\n`, {
       status,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
     });

@@ -90,7 +90,7 @@ export function createJobService(options: JobServiceOptions): JobService {
   const worker = `${os.hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   const onError = (error: unknown, what: string) => {
     try {
-      (options.onError ?? ((e, w) => console.error(`Tâche de fond ${w} interrompue :`, e)))(error, what);
+      (options.onError ?? ((e, w) => console.error(`Tâche de fond ${w} interrompue :`, e)))(error, what);
     } catch {
       // a failing logger must not stop the service
     }
@@ -159,7 +159,7 @@ export function createJobService(options: JobServiceOptions): JobService {
     heartbeat.unref();
     return (async () => {
       try {
-        if (job.attempt > job.maxAttempts) throw new Error("abandonnée : le processus qui la traitait s'est arrêté trop souvent");
+        if (job.attempt > job.maxAttempts) throw new Error("abandonnée : le processus qui la traitait s'est arrêté trop souvent");
         await definition.run(job.payload, { db, now, signal: controller.signal, job });
         clearInterval(heartbeat);
         await completeJob(db, { id: job.id, worker, now: now() });

@@ -71,7 +71,7 @@ export async function startEnrolment(tx: Database, actor: Actor, courseId: numbe
       : { kind: "already", enrolment: existing };
   }
   if (course.maxStudents !== null && (await seatsTaken(tx, courseId, actor.id)) >= course.maxStudents) {
-    throw AppError.conflict("Cette formation est complète : toutes les places sont prises.", "full");
+    throw AppError.conflict("Cette formation est complète : toutes les places sont prises.", "full");
   }
 
   const free = course.priceFcfa === 0;

@@ -20,7 +20,7 @@ const lessonNotFound = () => AppError.notFound("Leçon introuvable.");
 const closed = (reason: "not_enrolled" | "pending_payment" | "paused") =>
   AppError.forbidden(
     reason === "paused"
-      ? "Votre inscription à cette formation est en pause : contactez l'institut pour la reprendre."
+      ? "Votre inscription à cette formation est en pause : contactez l'institut pour la reprendre."
       : reason === "pending_payment"
         ? "Votre inscription attend son paiement."
         : "Inscrivez-vous à cette formation pour suivre ses leçons.",

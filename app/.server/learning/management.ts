@@ -119,7 +119,7 @@ export async function enrolByHand(db: Database, actor: Actor, courseId: number, 
           ),
         );
       if (taken.length >= course.maxStudents)
-        throw AppError.conflict("Cette formation est complète : toutes les places sont prises.", "full");
+        throw AppError.conflict("Cette formation est complète : toutes les places sont prises.", "full");
     }
     let enrolmentId = existing?.id;
     if (!enrolmentId) {
@@ -186,20 +186,20 @@ export async function changeEnrolment(db: Database, actor: Actor, enrolmentId: n
 const changeNotices: Record<EnrolmentAction | "enrol", { title: string; body: (course: string) => string }> = {
   enrol: {
     title: "Inscription ouverte",
-    body: (course) => `L'institut vous a ouvert la formation « ${course} » : ses leçons vous attendent.`,
+    body: (course) => `L'institut vous a ouvert la formation « ${course} » : ses leçons vous attendent.`,
   },
   pause: {
     title: "Inscription suspendue",
     body: (course) =>
-      `Votre inscription à « ${course} » est suspendue par l'institut : ses leçons sont fermées jusqu'à sa reprise. Votre progression est gardée.`,
+      `Votre inscription à « ${course} » est suspendue par l'institut : ses leçons sont fermées jusqu'à sa reprise. Votre progression est gardée.`,
   },
   resume: {
     title: "Inscription reprise",
-    body: (course) => `Votre inscription à « ${course} » a repris : ses leçons vous sont de nouveau ouvertes.`,
+    body: (course) => `Votre inscription à « ${course} » a repris : ses leçons vous sont de nouveau ouvertes.`,
   },
   cancel: {
     title: "Inscription annulée",
-    body: (course) => `Votre inscription à « ${course} » a été annulée par l'institut. Votre progression est gardée.`,
+    body: (course) => `Votre inscription à « ${course} » a été annulée par l'institut. Votre progression est gardée.`,
   },
 };
 

@@ -17,12 +17,12 @@ import { getSessionForCalendar, listCalendarSessions, type LiveSession } from ".
 const newToken = () => randomBytes(24).toString("base64url");
 
 function eventOf(session: LiveSession, courseTitle: string, publicUrl: string): CalendarEvent {
-  const lines = [`Cours : ${courseTitle}`];
+  const lines = [`Cours : ${courseTitle}`];
   if (session.description) lines.push("", session.description);
-  lines.push("", `Rejoindre (10 minutes avant le début) : ${publicUrl}/dashboard/sessions`);
+  lines.push("", `Rejoindre (10 minutes avant le début) : ${publicUrl}/dashboard/sessions`);
   return {
     uid: `live-session-${session.id}@${new URL(publicUrl).hostname}`,
-    title: session.status === "cancelled" ? `Annulée : ${session.title}` : session.title,
+    title: session.status === "cancelled" ? `Annulée : ${session.title}` : session.title,
     description: lines.join("\n"),
     startsAt: session.startsAt,
     endsAt: sessionEndsAt(session),

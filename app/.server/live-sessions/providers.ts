@@ -83,7 +83,7 @@ export function createBigBlueButton(config: BigBlueButtonConfig): BigBlueButton 
     if (!response.ok || xmlText(xml, "returncode") !== "SUCCESS") {
       const key = xmlText(xml, "messageKey");
       // getRecordings answers SUCCESS with noRecordings; anything else is a refusal.
-      if (key === "checksumError") throw AppError.unavailable("BigBlueButton refuse la signature : vérifiez BBB_SECRET.");
+      if (key === "checksumError") throw AppError.unavailable("BigBlueButton refuse la signature : vérifiez BBB_SECRET.");
       throw unavailable();
     }
     return xml;

@@ -127,7 +127,7 @@ async function enqueueReminders(tx: Database, session: Pick<LiveSession, "id" | 
 function roomFields(data: z.output<typeof sessionFormSchema>, rooms: LiveRooms, existing?: LiveSession) {
   if (data.room === "bigbluebutton") {
     if (!rooms.bigBlueButton) {
-      throw AppError.invalid({ room: "Les salles BigBlueButton ne sont pas configurées : collez le lien de votre salle." });
+      throw AppError.invalid({ room: "Les salles BigBlueButton ne sont pas configurées : collez le lien de votre salle." });
     }
     return { provider: "bigbluebutton" as const, joinUrl: null, meetingId: existing?.meetingId ?? newMeetingId() };
   }
@@ -175,7 +175,7 @@ export async function scheduleSession(
         userId,
         kind: "session_scheduled",
         title: "Nouvelle session en direct",
-        body: `« ${session!.title} » (${course.title}) : ${formatWeekdayDateTime(session!.startsAt)}.`,
+        body: `« ${session!.title} » (${course.title}) : ${formatWeekdayDateTime(session!.startsAt)}.`,
         link: sessionLink,
         key: `live-session:${session!.id}:scheduled`,
         now,
@@ -197,9 +197,9 @@ export async function updateSession(
   const data = validate(sessionFormSchema, input);
   const { session, course } = await managedSession(db, actor, id);
   if (!canChangeSession(actor, course, session, now))
-    throw AppError.conflict("Cette session est terminée ou annulée : elle ne se modifie plus.");
+    throw AppError.conflict("Cette session est terminée ou annulée : elle ne se modifie plus.");
   if (data.courseId !== session.courseId)
-    throw AppError.invalid({ courseId: "Une session reste dans son cours : annulez-la et planifiez-en une autre." });
+    throw AppError.invalid({ courseId: "Une session reste dans son cours : annulez-la et planifiez-en une autre." });
   const moved = data.startsAt.getTime() !== session.startsAt.getTime();
   if (moved && data.startsAt <= now) throw AppError.invalid({ startsAt: "Choisissez une date à venir." });
   const room = roomFields(data, rooms, session);
@@ -225,7 +225,7 @@ export async function updateSession(
           userId,
           kind: "session_scheduled",
           title: "Session en direct déplacée",
-          body: `« ${updated!.title} » (${course.title}) aura lieu ${formatWeekdayDateTime(updated!.startsAt)}.`,
+          body: `« ${updated!.title} » (${course.title}) aura lieu ${formatWeekdayDateTime(updated!.startsAt)}.`,
           link: sessionLink,
           key: `live-session:${id}:moved:${updated!.startsAt.toISOString()}`,
           now,
@@ -240,7 +240,7 @@ export async function updateSession(
 export async function cancelSession(db: Database, actor: Actor, id: number, now = new Date()): Promise<LiveSession> {
   const { session, course } = await managedSession(db, actor, id);
   if (session.status === "cancelled") return session;
-  if (!canChangeSession(actor, course, session, now)) throw AppError.conflict("Cette session est terminée : elle ne s'annule plus.");
+  if (!canChangeSession(actor, course, session, now)) throw AppError.conflict("Cette session est terminée : elle ne s'annule plus.");
   return db.transaction(async (tx) => {
     const [cancelled] = await tx
       .update(liveSessions)
@@ -253,7 +253,7 @@ export async function cancelSession(db: Database, actor: Actor, id: number, now 
         userId,
         kind: "session_scheduled",
         title: "Session en direct annulée",
-        body: `« ${session.title} » (${course.title}), prévue ${formatWeekdayDateTime(session.startsAt)}, est annulée.`,
+        body: `« ${session.title} » (${course.title}), prévue ${formatWeekdayDateTime(session.startsAt)}, est annulée.`,
         link: sessionLink,
         key: `live-session:${id}:cancelled`,
         now,
@@ -469,7 +469,7 @@ export async function joinSession(db: Database, actor: Actor, id: number, rooms:
     const fullName = `${person?.firstName ?? ""} ${person?.lastName ?? ""}`.trim() || person?.name || "Participant";
     await rooms.bigBlueButton.createMeeting(
       { ...session, meetingId: session.meetingId },
-      { welcome: `Bienvenue dans « ${session.title} » (${course.title}).`, logoutUrl: `${rooms.publicUrl}${sessionLink}` },
+      { welcome: `Bienvenue dans « ${session.title} » (${course.title}).`, logoutUrl: `${rooms.publicUrl}${sessionLink}` },
     );
     url = rooms.bigBlueButton.joinUrl({ meetingId: session.meetingId }, { id: actor.id, fullName }, manager ? "moderator" : "viewer");
   } else {
@@ -530,7 +530,7 @@ export async function sendSessionReminder(db: Database, job: SessionReminderJob,
         userId,
         kind: "session_starting",
         title: job.offset === "24h" ? "Session en direct demain" : "Session en direct dans une heure",
-        body: `« ${session.title} » (${courseTitle}) commence ${when}. « Rejoindre » s'ouvre 10 minutes avant le début.`,
+        body: `« ${session.title} » (${courseTitle}) commence ${when}. « Rejoindre » s'ouvre 10 minutes avant le début.`,
         link: sessionLink,
         key: `live-session:${session.id}:reminder:${job.startsAt}:${job.offset}`,
         now,

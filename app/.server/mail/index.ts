@@ -69,7 +69,7 @@ export async function sendMail(db: Database, env: MailEnv, message: MailMessage)
   if (env.LOG_LEVEL !== "silent" && process.env.NODE_ENV !== "test") {
     const links = extractLinks(message.text);
     console.log(
-      `[mail] (pas de SMTP_URL : gardé dans mail_outbox #${row?.id}) à ${message.to} : ${message.subject}` +
+      `[mail] (pas de SMTP_URL : gardé dans mail_outbox #${row?.id}) à ${message.to} : ${message.subject}` +
         (links.length ? `\n${links.map((link) => `  ${link}`).join("\n")}` : ""),
     );
   }

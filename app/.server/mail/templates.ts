@@ -22,7 +22,7 @@ export function renderActionMail(mail: ActionMail): MailMessage {
     mail.greeting,
     "",
     ...mail.paragraphs.flatMap((paragraph) => [paragraph, ""]),
-    `${mail.action.label} : ${mail.action.url}`,
+    `${mail.action.label} : ${mail.action.url}`,
     "",
     mail.footnote,
     "",
@@ -41,7 +41,7 @@ export function renderActionMail(mail: ActionMail): MailMessage {
           <p style="margin:0 0 12px">${escapeHtml(mail.greeting)}</p>
           ${mail.paragraphs.map((paragraph) => `<p style="margin:0 0 12px">${escapeHtml(paragraph)}</p>`).join("\n          ")}
           <p style="margin:24px 0"><a href="${escapeHtml(mail.action.url)}" style="background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;display:inline-block;font-weight:bold">${escapeHtml(mail.action.label)}</a></p>
-          <p style="margin:0 0 12px;font-size:13px;color:#4b5563">Si le bouton ne fonctionne pas, copiez ce lien dans votre navigateur :<br><a href="${escapeHtml(mail.action.url)}" style="color:#1d4ed8;word-break:break-all">${escapeHtml(mail.action.url)}</a></p>
+          <p style="margin:0 0 12px;font-size:13px;color:#4b5563">Si le bouton ne fonctionne pas, copiez ce lien dans votre navigateur :<br><a href="${escapeHtml(mail.action.url)}" style="color:#1d4ed8;word-break:break-all">${escapeHtml(mail.action.url)}</a></p>
           <p style="margin:16px 0 0;font-size:13px;color:#4b5563">${escapeHtml(mail.footnote)}</p>
         </td></tr>
       </table>
@@ -86,7 +86,7 @@ export function passwordResetMail(args: { to: string; firstName?: string | null;
       "Cliquez sur le bouton ci-dessous pour choisir un nouveau mot de passe. Ce lien est valable 1 heure et ne peut servir qu'une fois.",
     ],
     action: { label: "Choisir un nouveau mot de passe", url: args.url },
-    footnote: "Si vous n'avez rien demandé, ignorez ce message : votre mot de passe reste inchangé.",
+    footnote: "Si vous n'avez rien demandé, ignorez ce message : votre mot de passe reste inchangé.",
     identity: args.identity,
   });
 }
@@ -104,11 +104,11 @@ export function deviceConfirmationMail(args: {
     greeting: hello(args.firstName),
     paragraphs: [
       "Quelqu'un vient de se connecter à votre compte avec votre mot de passe, depuis un appareil où ce compte n'avait jamais servi. Comme de nombreuses tentatives ont visé votre compte, nous demandons une confirmation.",
-      "Si c'est vous : ouvrez ce lien sur l'appareil où vous voulez vous connecter, confirmez, puis connectez-vous à nouveau. Ce lien est valable 30 minutes et ne sert qu'une fois.",
+      "Si c'est vous : ouvrez ce lien sur l'appareil où vous voulez vous connecter, confirmez, puis connectez-vous à nouveau. Ce lien est valable 30 minutes et ne sert qu'une fois.",
     ],
     action: { label: "Confirmer cet appareil", url: args.url },
     footnote:
-      "Si ce n'est pas vous, quelqu'un connaît votre mot de passe : ne cliquez pas, et changez-le dès maintenant depuis votre profil (ou par « Mot de passe oublié »).",
+      "Si ce n'est pas vous, quelqu'un connaît votre mot de passe : ne cliquez pas, et changez-le dès maintenant depuis votre profil (ou par « Mot de passe oublié »).",
     identity: args.identity,
   });
 }

@@ -58,7 +58,7 @@ const messageInput = z.object({
 async function limitSending(db: Database, actor: Actor, now: Date) {
   const result = await consumeRateLimit(db, `messages:${actor.id}`, { ...MESSAGE_RATE_LIMIT, now });
   if (!result.allowed) {
-    throw AppError.rateLimited(`Vous envoyez beaucoup de messages : réessayez dans ${formatRetryAfter(result.retryAfterSeconds)}.`);
+    throw AppError.rateLimited(`Vous envoyez beaucoup de messages : réessayez dans ${formatRetryAfter(result.retryAfterSeconds)}.`);
   }
 }
 
@@ -337,7 +337,7 @@ export async function getCorrespondent(
   const conversationId = await directConversationId(db, actor, otherUserId);
   if (!row.allowed && !(conversationId && !row.banned)) {
     throw AppError.forbidden(
-      "Vous ne pouvez pas écrire à cette personne : la messagerie relie les apprenants à leurs enseignants et à l'administration.",
+      "Vous ne pouvez pas écrire à cette personne : la messagerie relie les apprenants à leurs enseignants et à l'administration.",
     );
   }
   return { person: personOf(row), conversationId };
@@ -441,9 +441,9 @@ async function sendIn(
         kind: "message_received",
         title:
           conversation.kind === "course"
-            ? `Nouveau message dans le groupe « ${conversation.courseTitle ?? ""} »`
+            ? `Nouveau message dans le groupe « ${conversation.courseTitle ?? ""} »`
             : `Nouveau message de ${senderName}`,
-        body: conversation.kind === "course" ? `${senderName} : ${excerpt}` : excerpt,
+        body: conversation.kind === "course" ? `${senderName} : ${excerpt}` : excerpt,
         link: conversationHref(conversation.id, messagingAreaOf(recipient)),
         key: `message:${conversation.id}:${lastRead.get(recipient.id) ?? 0}`,
         now,

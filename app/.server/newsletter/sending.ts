@@ -171,7 +171,7 @@ export const newsletterSchema = z.object({
   subject: requiredText({ label: "L'objet", max: LIMITS.title }),
   body: requiredText({ label: "Le texte", max: LIMITS.longText }),
   /** Chosen when the form was shown: the same form sent twice is one newsletter. */
-  token: z.string().trim().min(16, "Formulaire expiré : rechargez la page.").max(LIMITS.textId, "Formulaire expiré : rechargez la page."),
+  token: z.string().trim().min(16, "Formulaire expiré : rechargez la page.").max(LIMITS.textId, "Formulaire expiré : rechargez la page."),
 });
 
 /**
@@ -300,7 +300,7 @@ export async function sendNewsletterBatch(db: Database, services: NewsletterServ
       subject: issue.subject,
       body: issue.body,
       base,
-      footnote: `Vous recevez cette lettre parce que vous y êtes abonné. Pour vous désinscrire en un clic : ${link}`,
+      footnote: `Vous recevez cette lettre parce que vous y êtes abonné. Pour vous désinscrire en un clic : ${link}`,
       identity,
     });
     try {

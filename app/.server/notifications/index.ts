@@ -308,8 +308,8 @@ export async function sendNotificationEmail(
     paragraphs: [row.body || row.title],
     action: { label: "Voir sur le site", url: `${base}${row.link ?? "/dashboard/notifications"}` },
     footnote: optional
-      ? `Vous recevez ce message selon vos préférences de notification ; pour les modifier : ${base}/dashboard/profile?onglet=notifications`
-      : "Ce message concerne votre compte ou vos paiements : il vous est toujours envoyé.",
+      ? `Vous recevez ce message selon vos préférences de notification ; pour les modifier : ${base}/dashboard/profile?onglet=notifications`
+      : "Ce message concerne votre compte ou vos paiements : il vous est toujours envoyé.",
     identity,
   });
   await sendMail(db, services.mailEnv, mail);

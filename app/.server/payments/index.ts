@@ -239,7 +239,7 @@ async function completePayment(
       const paidBy = await otherCompletedPayment(tx, row);
       if (paidBy)
         throw AppError.conflict(
-          `L'inscription est déjà réglée par le paiement ${paidBy} : ce paiement ne peut qu'être remboursé.`,
+          `L'inscription est déjà réglée par le paiement ${paidBy} : ce paiement ne peut qu'être remboursé.`,
           "already_paid",
         );
     }
@@ -268,8 +268,8 @@ async function notifyPayment(tx: Database, payment: Payment, outcome: "confirmed
     title: outcome === "confirmed" ? "Paiement confirmé" : "Paiement remboursé",
     body:
       outcome === "confirmed"
-        ? `Votre paiement de ${formatFcfa(payment.amount)} pour « ${title} » est confirmé : la formation vous est ouverte.`
-        : `Votre paiement de ${formatFcfa(payment.amount)} pour « ${title} » (${payment.reference}) a été remboursé.`,
+        ? `Votre paiement de ${formatFcfa(payment.amount)} pour « ${title} » est confirmé : la formation vous est ouverte.`
+        : `Votre paiement de ${formatFcfa(payment.amount)} pour « ${title} » (${payment.reference}) a été remboursé.`,
     link: outcome === "confirmed" && course ? `/dashboard/formations/${course.slug}` : `/dashboard/paiements/${payment.reference}`,
     key: `payment:${payment.id}:${outcome}`,
     now,
@@ -332,7 +332,7 @@ async function flagPaidLate(db: Database, payment: Payment, status: ProviderStat
   return db.transaction(async (tx) => {
     const paidBy = await otherCompletedPayment(tx, payment);
     const reason = paidBy
-      ? `Payé en double : l'inscription est déjà réglée par le paiement ${paidBy}. À rembourser.`
+      ? `Payé en double : l'inscription est déjà réglée par le paiement ${paidBy}. À rembourser.`
       : `Payé auprès de l'opérateur après l'échec du paiement (${(payment.failureReason ?? "échoué").replace(/\.$/, "")}). À rétablir ou à rembourser.`;
     const [row] = await tx
       .update(payments)
@@ -419,7 +419,7 @@ export async function confirmOnlinePayment(
 
   if (status.status === "completed") {
     if (status.amount !== payment.amount || status.currency !== payment.currency) {
-      const reason = "Montant ou devise différents de ceux attendus : paiement refusé, contactez l'institut.";
+      const reason = "Montant ou devise différents de ceux attendus : paiement refusé, contactez l'institut.";
       if (payment.status === "failed") {
         await logEvent(db, payment.id, "amount_mismatch", {
           expected: { amount: payment.amount, currency: payment.currency },
@@ -436,7 +436,7 @@ export async function confirmOnlinePayment(
         reported: { amount: status.amount, currency: status.currency },
       });
       console.error(
-        `Paiement ${reference} refusé : ${status.amount} ${status.currency} annoncés pour ${payment.amount} ${payment.currency} attendus.`,
+        `Paiement ${reference} refusé : ${status.amount} ${status.currency} annoncés pour ${payment.amount} ${payment.currency} attendus.`,
       );
       return { status: "failed", reference, courseSlug, payerId, message: reason };
     }
@@ -471,7 +471,7 @@ export async function handlePaymentNotification(
   if (!provider) return null;
   const notification = await provider.parseNotification(request);
   if (!notification) {
-    console.error(`Notification de paiement ${providerId} rejetée : signature invalide.`);
+    console.error(`Notification de paiement ${providerId} rejetée : signature invalide.`);
     return null;
   }
   return confirmOnlinePayment(db, services, providerId, notification.reference, "notification");
@@ -507,7 +507,7 @@ export async function recordCashPayment(
   if (after!.status === "completed" && after!.receiptNumber === receipt) return after!;
   if (after!.status === "completed" || after!.status === "refunded")
     throw AppError.conflict(`Ce paiement est déjà enregistré, avec le reçu n° ${after!.receiptNumber ?? "—"}.`, "already_recorded");
-  throw AppError.conflict("Ce paiement n'est plus en attente : l'apprenant doit recommencer son inscription.");
+  throw AppError.conflict("Ce paiement n'est plus en attente : l'apprenant doit recommencer son inscription.");
 }
 
 /** An admin records a refund: the payment is refunded and the enrolment closes (unless paid otherwise). */
@@ -570,7 +570,7 @@ export async function settlePaymentToReconcile(
   const reference = normalizePaymentReference(rawReference);
   const [payment] = await db.select().from(payments).where(eq(payments.reference, reference));
   if (!payment) throw AppError.notFound("Paiement introuvable.");
-  const alreadySettled = () => AppError.conflict("Ce paiement est déjà réglé : il n'est plus à rapprocher.", "already_settled");
+  const alreadySettled = () => AppError.conflict("Ce paiement est déjà réglé : il n'est plus à rapprocher.", "already_settled");
   if (payment.status !== "to_reconcile") throw alreadySettled();
 
   if (decision === "reinstate") {
@@ -650,7 +650,7 @@ export async function expireAbandonedPayments(db: Database, now = new Date()): P
   return db.transaction(async (tx) => {
     const expired = await tx
       .update(payments)
-      .set({ status: "failed", failureReason: "Paiement abandonné : délai de 48 heures dépassé.", updatedAt: now })
+      .set({ status: "failed", failureReason: "Paiement abandonné : délai de 48 heures dépassé.", updatedAt: now })
       .where(and(eq(payments.status, "pending"), lt(payments.createdAt, new Date(now.getTime() - PAYMENT_EXPIRY_MS))))
       .returning({ id: payments.id, enrolmentId: payments.enrolmentId });
     for (const payment of expired) await logEvent(tx, payment.id, "expired");
@@ -815,7 +815,7 @@ async function receiptData(db: Database, payment: Payment): Promise<ReceiptData>
 export async function getReceiptPdf(db: Database, actor: Actor, rawReference: string): Promise<{ filename: string; pdf: Buffer }> {
   const view = await getPaymentForViewer(db, actor, rawReference);
   if (view.status !== "completed" && view.status !== "refunded")
-    throw AppError.notFound("Ce paiement n'a pas de reçu : il n'est pas réglé.");
+    throw AppError.notFound("Ce paiement n'a pas de reçu : il n'est pas réglé.");
   const [payment] = await db.select().from(payments).where(eq(payments.id, view.id));
   return { filename: `recu-${view.reference}.pdf`, pdf: await renderReceiptPdf(await receiptData(db, payment!)) };
 }

@@ -16,7 +16,7 @@ const paid: ReceiptData = {
   receiptNumber: null,
   paidAt: new Date("2026-11-22T14:05:00Z"),
   learner: { name: "Aïssata Coulibaly", email: "aissata@example.ml" },
-  course: { title: "Intelligence artificielle : les bases pour l'entreprise" },
+  course: { title: "Intelligence artificielle : les bases pour l'entreprise" },
   amount: 120_000,
   currency: "XOF",
   method: "mobile_money",
@@ -74,14 +74,14 @@ function expectPaidReceipt(text: string) {
     "Institut Consulaire d'Études et de Formation",
     "Œuvre de la CCIM",
     "Cité SEMA, Bamako, Mali",
-    "Tél. : +223 20 22 50 36 · +223 76 45 12 89",
-    "E-mail : contact@icef.ml",
+    "Tél. : +223 20 22 50 36 · +223 76 45 12 89",
+    "E-mail : contact@icef.ml",
     "Reçu de paiement",
     "ICEF-7K3P-9QX2",
     "22 novembre 2026 à 14:05",
     "Aïssata Coulibaly",
-    "Intelligence artificielle : les bases pour l'entreprise",
-    "Formation :",
+    "Intelligence artificielle : les bases pour l'entreprise",
+    "Formation :",
     "Mobile money (Orange Money)",
     "120,000 FCFA",
     "Payé",
@@ -121,7 +121,7 @@ describe("renderReceiptPdf", () => {
   test("a refunded payment says so, with the refund's date", async () => {
     const text = drawnText(await renderReceiptPdf(refunded));
     expectRefundedReceipt(text);
-    expect(text).toContain("Enregistré par :");
+    expect(text).toContain("Enregistré par :");
   });
 
   test("a card payment without detail, and a long title that wraps, stay on one page", async () => {
@@ -153,7 +153,7 @@ describe("receipt text", () => {
   });
 
   test("text is kept to what the standard fonts can draw", () => {
-    expect(toWinAnsi("Œuvre, façade, à côté, N° 3 – « oui » €")).toBe("Œuvre, façade, à côté, N° 3 – « oui » €");
+    expect(toWinAnsi("Œuvre, façade, à côté, N° 3 – « oui » €")).toBe("Œuvre, façade, à côté, N° 3 – « oui » €");
     expect(toWinAnsi("Dɛmbɛlɛ Kɔnɛ, Ɲuman Ŋolo")).toBe("Dèmbèlè Kònè, Nyuman Ngolo");
     expect(toWinAnsi("Nguyễn Łukasz")).toBe("Nguyen ?ukasz");
     expect(toWinAnsi("1\u202f000\tFCFA\u0007")).toBe("1\u00a0000 FCFA");

@@ -143,8 +143,8 @@ export async function renderReceiptPdf(data: ReceiptData): Promise<Buffer> {
   doc.font(FONT.italic).fontSize(10).fillColor(COLOR.muted).text(t(institute.tagline), { width: identityWidth });
   doc.moveDown(0.3).font(FONT.regular).fontSize(9.5).fillColor(COLOR.text);
   doc.text(t(institute.address), { width: identityWidth });
-  if (institute.phones.length > 0) doc.text(t(`Tél. : ${institute.phones.join(" · ")}`), { width: identityWidth });
-  doc.text(t(`E-mail : ${institute.email}`), { width: identityWidth });
+  if (institute.phones.length > 0) doc.text(t(`Tél. : ${institute.phones.join(" · ")}`), { width: identityWidth });
+  doc.text(t(`E-mail : ${institute.email}`), { width: identityWidth });
 
   let y = Math.max(doc.y, PAGE.margin + badge.height) + 14;
   doc
@@ -184,9 +184,9 @@ export async function renderReceiptPdf(data: ReceiptData): Promise<Buffer> {
     y = Math.max(labelBottom, doc.y) + 8;
   };
 
-  row("Référence :", data.reference, { bold: true });
-  if (data.receiptNumber) row("N° de reçu :", data.receiptNumber, { bold: true });
-  row("Date :", formatDateTime(data.paidAt));
+  row("Référence :", data.reference, { bold: true });
+  if (data.receiptNumber) row("N° de reçu :", data.receiptNumber, { bold: true });
+  row("Date :", formatDateTime(data.paidAt));
 
   y += 6;
   doc
@@ -197,10 +197,10 @@ export async function renderReceiptPdf(data: ReceiptData): Promise<Buffer> {
     .stroke();
   y += 14;
 
-  row("Apprenant :", data.learner.name, { bold: true, sub: data.learner.email });
-  row("Formation :", data.course.title, { bold: true });
-  row("Moyen de paiement :", methodLabel(data.method, data.methodDetail));
-  if (data.method === "cash" && data.recordedBy) row("Enregistré par :", data.recordedBy);
+  row("Apprenant :", data.learner.name, { bold: true, sub: data.learner.email });
+  row("Formation :", data.course.title, { bold: true });
+  row("Moyen de paiement :", methodLabel(data.method, data.methodDetail));
+  if (data.method === "cash" && data.recordedBy) row("Enregistré par :", data.recordedBy);
 
   // The amount, large, with the payment's status stamped beside it.
   y += 10;
@@ -234,7 +234,7 @@ export async function renderReceiptPdf(data: ReceiptData): Promise<Buffer> {
     doc
       .font(FONT.regular)
       .fontSize(10)
-      .text("Ce paiement a été remboursé à l'apprenant : ce reçu n'atteste plus d'un paiement en cours.", left, doc.y + 2, {
+      .text("Ce paiement a été remboursé à l'apprenant : ce reçu n'atteste plus d'un paiement en cours.", left, doc.y + 2, {
         width: contentWidth,
       });
   }

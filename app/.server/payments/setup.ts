@@ -39,7 +39,7 @@ export function createPayments(deps: {
         db: deps.db,
         secret: createHash("sha256").update(`campus-sandbox-gateway:${deps.secret}`).digest("hex"),
         onNotifyError: (error) => {
-          if (env.LOG_LEVEL !== "silent") console.error("Passerelle de test : notification non remise (le retour la rattrapera) :", error);
+          if (env.LOG_LEVEL !== "silent") console.error("Passerelle de test : notification non remise (le retour la rattrapera) :", error);
         },
       })
     : null;

@@ -35,7 +35,7 @@ function detailOf(event: ActivityEvent): string | null {
     }
     case "profile_updated": {
       const fields = Array.isArray(details.fields) ? details.fields.map((field) => fieldLabels[String(field)] ?? String(field)) : [];
-      parts.push(fields.length > 0 ? `Champs modifiés : ${fields.join(", ")}` : "Aucun changement");
+      parts.push(fields.length > 0 ? `Champs modifiés : ${fields.join(", ")}` : "Aucun changement");
       break;
     }
     case "role_changed": {
@@ -45,7 +45,7 @@ function detailOf(event: ActivityEvent): string | null {
       break;
     }
     case "session_revoked": {
-      if (typeof details.device === "string") parts.push(`Appareil : ${details.device}`);
+      if (typeof details.device === "string") parts.push(`Appareil : ${details.device}`);
       break;
     }
   }

@@ -295,7 +295,7 @@ export async function saveAnswers(db: Database, actor: Actor, attemptId: number,
       const { attempt: locked } = await ownAttempt(tx, actor, attempt.id, true);
       if (locked.status === "in_progress") await gradeAndClose(tx, locked, courseId, "expired", now);
     });
-    throw AppError.conflict("Le temps est écoulé : cette réponse n'a pas été comptée. Votre tentative a été corrigée.", "time_up");
+    throw AppError.conflict("Le temps est écoulé : cette réponse n'a pas été comptée. Votre tentative a été corrigée.", "time_up");
   }
   throw AppError.conflict("Cette tentative est déjà terminée.", "closed");
 }
@@ -394,13 +394,13 @@ export async function recordOfflineAttempt(
       if (!open) throw AppError.notFound("Tentative introuvable.");
       // Sent already (another tab, the page's own form) or closed: nothing changes.
       if (open.status !== "in_progress") return { attempt: open, replayed: true };
-      if (open.deadlineAt !== null) throw AppError.conflict("Ce quiz est chronométré : il demande une connexion.", "timed");
+      if (open.deadlineAt !== null) throw AppError.conflict("Ce quiz est chronométré : il demande une connexion.", "timed");
       const answers = { ...open.answers, ...given(open.questions) };
       await tx.update(quizAttempts).set({ answers, clientId: input.clientId }).where(eq(quizAttempts.id, open.id));
       const at = answeredAt.getTime() < open.startedAt.getTime() ? open.startedAt : answeredAt;
       return { attempt: await gradeAndClose(tx, { ...open, answers }, course.id, "submitted", at), replayed: false };
     }
-    if (quiz.timeLimitMinutes !== null) throw AppError.conflict("Ce quiz est chronométré : il demande une connexion.", "timed");
+    if (quiz.timeLimitMinutes !== null) throw AppError.conflict("Ce quiz est chronométré : il demande une connexion.", "timed");
     const attemptsUsed = await attemptsLeftOrRefuse(tx, actor.id, quiz);
     const questions = prepareAttemptQuestions(quiz.questions, { shuffleQuestions: false, shuffleOptions: false });
     const answers = given(questions);

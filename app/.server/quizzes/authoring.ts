@@ -13,8 +13,8 @@ import { canAuthorQuizzes, canManageQuiz, managedQuizzesWhere } from "./policy";
 export type Quiz = typeof quizzes.$inferSelect;
 
 /** The spec's two messages for a quiz that cannot be saved. */
-export const MISSING_DATA = "Données manquantes : veuillez remplir tous les champs obligatoires et ajouter au moins une question.";
-export const MISSING_QUESTION = "Question manquante : veuillez saisir une question.";
+export const MISSING_DATA = "Données manquantes : veuillez remplir tous les champs obligatoires et ajouter au moins une question.";
+export const MISSING_QUESTION = "Question manquante : veuillez saisir une question.";
 
 /** A whole number typed in a field; anything unreadable becomes `fallback` (the spec's rule). */
 const integerOr = (fallback: number) =>
@@ -88,7 +88,7 @@ function readQuizForm(values: QuizFormValues) {
   const pending = questionsWithPendingType(values);
   if (pending.length) {
     throw AppError.invalid(
-      Object.fromEntries(pending.map((index) => [`questions.${index}.type`, "Le type a changé : complétez la question pour ce type."])),
+      Object.fromEntries(pending.map((index) => [`questions.${index}.type`, "Le type a changé : complétez la question pour ce type."])),
       "Complétez les questions dont le type a changé, puis enregistrez.",
     );
   }

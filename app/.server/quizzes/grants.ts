@@ -63,7 +63,7 @@ export async function grantExtraAttempt(db: Database, actor: Actor, input: { qui
     if ((tally?.passed ?? 0) > 0) throw AppError.conflict("Cet apprenant a déjà réussi ce quiz.", "passed");
     const attempts = Number(tally?.attempts ?? 0);
     if (attempts < row.quiz.maxAttempts + (grant?.extra ?? 0))
-      throw AppError.conflict("Cet apprenant a encore une tentative : il peut la passer dès maintenant.", "attempt_left");
+      throw AppError.conflict("Cet apprenant a encore une tentative : il peut la passer dès maintenant.", "attempt_left");
     const extra = attempts + 1 - row.quiz.maxAttempts;
     if (extra > MAX_EXTRA_ATTEMPTS)
       throw AppError.conflict(`Au plus ${MAX_EXTRA_ATTEMPTS} tentatives supplémentaires par apprenant.`, "too_many");
@@ -78,7 +78,7 @@ export async function grantExtraAttempt(db: Database, actor: Actor, input: { qui
       userId: input.learnerId,
       kind: "quiz_attempt_granted",
       title: "Nouvelle tentative ouverte",
-      body: `Une nouvelle tentative vous est ouverte au quiz « ${row.quiz.title} » : vous pouvez le repasser.`,
+      body: `Une nouvelle tentative vous est ouverte au quiz « ${row.quiz.title} » : vous pouvez le repasser.`,
       link: `/dashboard/formations/${row.course.slug}/quiz/${row.quiz.id}`,
       key: `quiz-attempt:${row.quiz.id}:${attempts + 1}`,
       now,

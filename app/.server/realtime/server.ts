@@ -84,7 +84,7 @@ export function createRealtimeServer(options: RealtimeOptions): RealtimeServer {
   const worker = `${process.pid}-${randomUUID().slice(0, 8)}`;
   const allowedOrigin = new URL(options.publicUrl).origin;
   const rules = new Map((options.rules ?? []).map((rule) => [rule.prefix, rule]));
-  const onError = options.onError ?? ((error, what) => console.error(`Temps réel : ${what}`, error));
+  const onError = options.onError ?? ((error, what) => console.error(`Temps réel : ${what}`, error));
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false, clientTracking: false });
 
   const clients = new Set<Client>();

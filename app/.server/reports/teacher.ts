@@ -188,7 +188,7 @@ export async function listTeacherActivity(
       at: row.at!,
       learner: row.learner,
       courseTitle: row.courseTitle,
-      detail: `${row.quizTitle} : ${row.score === null ? "—" : `${Math.round(Number(row.score))} %`}${row.passed ? " (réussi)" : row.passed === false ? " (non réussi)" : ""}`,
+      detail: `${row.quizTitle} : ${row.score === null ? "—" : `${Math.round(Number(row.score))} %`}${row.passed ? " (réussi)" : row.passed === false ? " (non réussi)" : ""}`,
     })),
     ...threads.map((row) => ({ kind: "forum" as const, at: row.at, learner: row.learner, courseTitle: null, detail: row.title })),
   ];

@@ -18,7 +18,7 @@ export function createDiskStorage(root: string): FileStorage {
     assertSafeKey(key);
     const full = path.resolve(base, key);
     // Belt and braces: the key check already refuses "..", absolute paths and separators.
-    if (!full.startsWith(base + path.sep)) throw new Error(`Clé de stockage refusée : ${JSON.stringify(key)}`);
+    if (!full.startsWith(base + path.sep)) throw new Error(`Clé de stockage refusée : ${JSON.stringify(key)}`);
     return full;
   }
 

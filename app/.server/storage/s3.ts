@@ -46,7 +46,7 @@ export function createS3Storage(options: S3Options): FileStorage {
 
   async function failure(response: Response, what: string): Promise<never> {
     const text = await response.text().catch(() => "");
-    throw new Error(`S3 ${what} : HTTP ${response.status} ${text.slice(0, 300)}`);
+    throw new Error(`S3 ${what} : HTTP ${response.status} ${text.slice(0, 300)}`);
   }
 
   async function stat(key: string) {
@@ -105,7 +105,7 @@ export function createS3Storage(options: S3Options): FileStorage {
       const end = Math.min(range.end, size - 1);
       if ((response.status === 206 && !served) || servedStart > range.start || servedEnd < end) {
         stream.destroy();
-        throw new Error(`S3 GET ${key} : plage ${contentRange ?? "absente"} au lieu de ${range.start}-${range.end}`);
+        throw new Error(`S3 GET ${key} : plage ${contentRange ?? "absente"} au lieu de ${range.start}-${range.end}`);
       }
       if (servedStart === range.start && servedEnd === end) return { stream, size };
       return { stream: slice(stream, range.start - servedStart, end - range.start + 1), size };

@@ -39,5 +39,5 @@ const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,127}$/;
 export function assertSafeKey(key: string): void {
   const segments = key.split("/");
   const safe = key.length <= 512 && segments.every((segment) => SEGMENT.test(segment) && segment !== "." && segment !== "..");
-  if (!safe) throw new Error(`Clé de stockage refusée : ${JSON.stringify(key)}`);
+  if (!safe) throw new Error(`Clé de stockage refusée : ${JSON.stringify(key)}`);
 }

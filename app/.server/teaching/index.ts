@@ -42,7 +42,7 @@ export const teacherProfileSchema = z
       z
         .string()
         .max(34, "Le RIB ou l'IBAN ne doit pas dépasser 34 caractères.")
-        .regex(/^([A-Z0-9]{10,34})?$/, "Saisissez le RIB ou l'IBAN : lettres et chiffres, 10 caractères au moins.")
+        .regex(/^([A-Z0-9]{10,34})?$/, "Saisissez le RIB ou l'IBAN : lettres et chiffres, 10 caractères au moins.")
         .default(""),
     ),
   })
@@ -145,7 +145,7 @@ export async function setTeacherPhoto(db: Database, actor: Actor, fileId: string
       .from(files)
       .where(eq(files.id, fileId));
     if (!file || file.courseId !== null || !canUseUnattachedFile(actor, file)) {
-      throw AppError.invalid({ photoFileId: "Cette image n'est plus disponible : envoyez-la de nouveau." });
+      throw AppError.invalid({ photoFileId: "Cette image n'est plus disponible : envoyez-la de nouveau." });
     }
     if (file.purpose !== "thumbnail") {
       throw AppError.invalid({ photoFileId: "La photo doit être une image JPEG, PNG ou WebP." });

@@ -16,7 +16,7 @@ export function LegalPage({ title, intro, sections }: { title: string; intro: Re
         <div role="note" className="mt-6 flex gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-900">
           <TriangleAlert className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
           <p>
-            <strong>Texte provisoire.</strong> Ce document est un modèle : il doit être complété et validé par le service juridique de
+            <strong>Texte provisoire.</strong> Ce document est un modèle : il doit être complété et validé par le service juridique de
             l'institut avant la mise en service du site.
           </p>
         </div>
@@ -44,7 +44,7 @@ export function LegalPage({ title, intro, sections }: { title: string; intro: Re
           </section>
         ))}
         <p className="mt-12 border-t border-slate-200 pt-6 text-sm text-slate-600">
-          Voir aussi :{" "}
+          Voir aussi :{" "}
           <Link to="/mentions-legales" className="text-brand-700 underline">
             mentions légales
           </Link>

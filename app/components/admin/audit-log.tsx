@@ -20,7 +20,7 @@ export function describeAudit(entry: AuditEntryView): string {
   const target = entry.targetName?.trim() || entry.targetEmail || "un compte supprimé";
   switch (entry.action) {
     case "role_changed":
-      return `a changé le rôle de ${target} : ${roleName(entry.details.from)} → ${roleName(entry.details.to)}`;
+      return `a changé le rôle de ${target} : ${roleName(entry.details.from)} → ${roleName(entry.details.to)}`;
     case "user_created":
       return `a créé le compte de ${target} (${roleName(entry.details.role)}) et envoyé une invitation`;
     case "invitation_resent":
@@ -38,11 +38,11 @@ export function describeAudit(entry: AuditEntryView): string {
     case "contact_restored":
       return `a remis le message de contact n° ${Number(entry.details.messageId ?? 0)} dans la boîte de réception`;
     case "newsletter_sent":
-      return `a envoyé la lettre « ${String(entry.details.subject ?? "")} » à ${Number(entry.details.subscribers ?? 0)} abonnés`;
+      return `a envoyé la lettre « ${String(entry.details.subject ?? "")} » à ${Number(entry.details.subscribers ?? 0)} abonnés`;
     case "newsletter_exported":
       return `a exporté la liste des abonnés à la lettre (${Number(entry.details.count ?? 0)} lignes)`;
     case "enrolment_granted":
-      return `a inscrit ${target} à la main (${entry.details.kind === "scholarship" ? "bourse" : "place gratuite"} : ${String(entry.details.reason ?? "")})`;
+      return `a inscrit ${target} à la main (${entry.details.kind === "scholarship" ? "bourse" : "place gratuite"} : ${String(entry.details.reason ?? "")})`;
     case "enrolment_paused":
       return `a suspendu l'inscription de ${target}`;
     case "enrolment_resumed":

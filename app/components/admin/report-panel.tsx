@@ -61,7 +61,7 @@ export function ReportPanel({
                   <p className="font-medium text-slate-900">{item.title}</p>
                   <p className="text-sm text-slate-600">
                     {formatDateTime(new Date(item.createdAt))} · {item.generatedBy} · {item.rowCount} ligne{item.rowCount > 1 ? "s" : ""}
-                    {item.rowCount > REPORT_PDF_MAX_ROWS && ` (PDF : les ${REPORT_PDF_MAX_ROWS} premières, toutes dans le CSV)`}
+                    {item.rowCount > REPORT_PDF_MAX_ROWS && ` (PDF : les ${REPORT_PDF_MAX_ROWS} premières, toutes dans le CSV)`}
                   </p>
                 </div>
                 <div className="flex shrink-0 gap-2">

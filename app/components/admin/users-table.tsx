@@ -113,7 +113,7 @@ export function ConfirmStatusBody({
   inline?: boolean;
 }) {
   const deactivating = user.status !== "deactivated";
-  const title = deactivating ? `Désactiver le compte de ${fullName(user)} ?` : `Réactiver le compte de ${fullName(user)} ?`;
+  const title = deactivating ? `Désactiver le compte de ${fullName(user)} ?` : `Réactiver le compte de ${fullName(user)} ?`;
   const text = deactivating
     ? "Cette personne ne pourra plus se connecter et ses sessions en cours prendront fin immédiatement. Vous pourrez réactiver le compte plus tard."
     : "Cette personne pourra de nouveau se connecter avec son mot de passe.";

@@ -50,8 +50,8 @@ export function ContactForm({ values = {}, fieldErrors = {}, formError, regionId
       {errorCount > 0 && (
         <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">
           {errorCount === 1
-            ? "Le formulaire contient une erreur : corrigez le champ signalé."
-            : `Le formulaire contient ${errorCount} erreurs : corrigez les champs signalés.`}
+            ? "Le formulaire contient une erreur : corrigez le champ signalé."
+            : `Le formulaire contient ${errorCount} erreurs : corrigez les champs signalés.`}
         </p>
       )}
       <p className="text-sm text-slate-600">
@@ -110,7 +110,7 @@ export function ContactForm({ values = {}, fieldErrors = {}, formError, regionId
             rows={6}
             maxLength={CONTACT_LIMITS.message}
             defaultValue={values.message}
-            placeholder="Comment pouvons-nous vous aider ?"
+            placeholder="Comment pouvons-nous vous aider ?"
           />
         )}
       </Field>

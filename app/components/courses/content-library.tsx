@@ -101,20 +101,20 @@ function TargetSelect({
 }
 
 function TranscodeState({ transcode }: { transcode: Transcode }) {
-  if (!transcode) return <span className="text-slate-600">Versions légères : pas encore demandées</span>;
+  if (!transcode) return <span className="text-slate-600">Versions légères : pas encore demandées</span>;
   if (transcode.status === "ready") {
     return <span className="text-emerald-800">Versions légères prêtes ({transcode.versions.join(", ") || "aucune"})</span>;
   }
-  if (transcode.status === "failed") return <span className="text-red-700">Versions légères impossibles : la vidéo originale est lue</span>;
+  if (transcode.status === "failed") return <span className="text-red-700">Versions légères impossibles : la vidéo originale est lue</span>;
   return (
     <span className="text-slate-700">
-      Versions légères en préparation : {transcode.progress} %
+      Versions légères en préparation : {transcode.progress} %
       <progress className="ml-2 h-2 w-24 align-middle" max={100} value={transcode.progress} aria-label="Préparation des versions légères" />
     </span>
   );
 }
 
-const noScriptNote = "L'envoi d'un fichier demande JavaScript : activez-le pour ajouter ou remplacer un fichier.";
+const noScriptNote = "L'envoi d'un fichier demande JavaScript : activez-le pour ajouter ou remplacer un fichier.";
 
 /** "Remplacer": the new file is sent (tus, resumable), then put in place of the old one everywhere. */
 function ReplaceUpload({ file, maxBytes }: { file: LibraryFile; maxBytes: number }) {
@@ -125,7 +125,7 @@ function ReplaceUpload({ file, maxBytes }: { file: LibraryFile; maxBytes: number
     <FileUpload
       purpose={file.purpose}
       maxBytes={maxBytes}
-      label={`Nouveau fichier pour « ${file.name} »`}
+      label={`Nouveau fichier pour « ${file.name} »`}
       onUploaded={(uploaded) => void submit({ intent: "replace", fileId: file.id, replacementId: uploaded.id }, { method: "post" })}
     />
   );
@@ -175,7 +175,7 @@ function FileRow({
           <Link
             to={deleteHref}
             className={buttonClasses({ variant: "outline", size: "sm", className: "text-red-800" })}
-            aria-label={`Supprimer « ${file.name} »`}
+            aria-label={`Supprimer « ${file.name} »`}
           >
             Supprimer
           </Link>
@@ -184,7 +184,7 @@ function FileRow({
 
       <div className="text-sm">
         {attached ? (
-          <ul className="flex flex-wrap gap-2" aria-label={`Où « ${file.name} » est utilisé`}>
+          <ul className="flex flex-wrap gap-2" aria-label={`Où « ${file.name} » est utilisé`}>
             {file.uses.map((use) => (
               <li key={use.label} className="flex items-center gap-1 rounded-md border border-slate-200 bg-slate-50 py-0.5 pr-1 pl-2">
                 <span>{use.label}</span>
@@ -196,7 +196,7 @@ function FileRow({
                     name="intent"
                     value="detach"
                     className="min-h-8 rounded px-2 text-xs font-medium text-red-800 underline-offset-2 hover:underline"
-                    aria-label={`Retirer « ${file.name} » de : ${use.label}`}
+                    aria-label={`Retirer « ${file.name} » de : ${use.label}`}
                   >
                     Retirer
                   </button>
@@ -241,7 +241,7 @@ function FileRow({
           <Form method="post" className="flex flex-wrap items-end gap-2 p-3 pt-0">
             <input type="hidden" name="fileId" value={file.id} />
             <label htmlFor={`cible-${file.id}`} className="sr-only">
-              Où utiliser « {file.name} »
+              Où utiliser « {file.name} »
             </label>
             <div className="min-w-0 flex-1">
               <TargetSelect
@@ -365,11 +365,11 @@ export function ContentLibrary({ data, actionData }: { data: LibraryData; action
       {deleting ? (
         <div role="alertdialog" aria-labelledby="confirmer-suppression" className="rounded-lg border border-red-200 bg-red-50 p-4">
           <p id="confirmer-suppression" className="font-semibold text-red-900">
-            Supprimer « {deleting.name} » ?
+            Supprimer « {deleting.name} » ?
           </p>
           <p className="text-sm text-red-900">
             {deleting.used
-              ? "Ce fichier est encore utilisé : retirez-le de ses leçons ou remplacez-le d'abord."
+              ? "Ce fichier est encore utilisé : retirez-le de ses leçons ou remplacez-le d'abord."
               : "Le fichier et ses versions seront effacés définitivement."}
           </p>
           <Form method="post" action={here} className="mt-3 flex flex-wrap gap-2">
@@ -413,7 +413,7 @@ export function ContentLibrary({ data, actionData }: { data: LibraryData; action
               <Link
                 to={`${href("/dashboard/course-creator/:id", { id: String(course.id) })}?retour=/teacher/content`}
                 className="text-sm font-medium text-brand-700 underline"
-                aria-label={`Modifier le cours « ${course.title} »`}
+                aria-label={`Modifier le cours « ${course.title} »`}
               >
                 Modifier le cours
               </Link>
@@ -469,7 +469,7 @@ export function ContentLibrary({ data, actionData }: { data: LibraryData; action
           <CardHeader>
             <CardTitle id="non-rattaches">Envois non rattachés</CardTitle>
             <p className="text-sm text-slate-600">
-              Fichiers envoyés qu'aucune leçon n'utilise : rattachez-les pour les garder, sinon ils sont effacés automatiquement 24 heures
+              Fichiers envoyés qu'aucune leçon n'utilise : rattachez-les pour les garder, sinon ils sont effacés automatiquement 24 heures
               après leur envoi.
             </p>
           </CardHeader>

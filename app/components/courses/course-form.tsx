@@ -268,7 +268,7 @@ export function CourseForm(props: CourseFormProps) {
             label="Prix (FCFA)"
             name="priceFcfa"
             id={fieldId("priceFcfa")}
-            hint="0 ou vide : le cours est gratuit."
+            hint="0 ou vide : le cours est gratuit."
             error={error("priceFcfa")}
           >
             {(field) => (
@@ -286,7 +286,7 @@ export function CourseForm(props: CourseFormProps) {
             name="maxStudents"
             id={fieldId("maxStudents")}
             optional
-            hint="Vide : sans limite."
+            hint="Vide : sans limite."
             error={error("maxStudents")}
           >
             {(field) => (
@@ -322,7 +322,7 @@ export function CourseForm(props: CourseFormProps) {
             name="nextLiveAt"
             id={fieldId("nextLiveAt")}
             optional
-            hint="Heure de Bamako ; annoncée aux inscrits."
+            hint="Heure de Bamako ; annoncée aux inscrits."
             error={error("nextLiveAt")}
           >
             {(field) => (
@@ -340,7 +340,7 @@ export function CourseForm(props: CourseFormProps) {
             label="Formateur"
             name="instructorId"
             id={fieldId("instructorId")}
-            hint="Vide : vous-même pour un nouveau cours, le formateur actuel sinon."
+            hint="Vide : vous-même pour un nouveau cours, le formateur actuel sinon."
             error={error("instructorId")}
           >
             {(field) => (
@@ -399,7 +399,7 @@ export function CourseForm(props: CourseFormProps) {
         <p className="text-slate-700">
           {values.lessons.length === 0
             ? "Ce cours n'a pas encore de leçon."
-            : `${plural(values.lessons.length, "leçon", "leçons")} · ${formatMinutes(summary.totalMinutes)} au total. Les leçons gardent leur identité quand vous les modifiez ou les déplacez : la progression des apprenants est conservée.`}
+            : `${plural(values.lessons.length, "leçon", "leçons")} · ${formatMinutes(summary.totalMinutes)} au total. Les leçons gardent leur identité quand vous les modifiez ou les déplacez : la progression des apprenants est conservée.`}
         </p>
         {values.lessons.length > 0 ? (
           <ol className="space-y-4">
@@ -441,7 +441,7 @@ export function CourseForm(props: CourseFormProps) {
               add: "add-objective",
               remove: "remove-objective",
               title: "Objectifs d'apprentissage",
-              placeholder: "Ex. : Dimensionner une installation solaire",
+              placeholder: "Ex. : Dimensionner une installation solaire",
             },
             {
               list: "prerequisites",
@@ -449,7 +449,7 @@ export function CourseForm(props: CourseFormProps) {
               add: "add-prerequisite",
               remove: "remove-prerequisite",
               title: "Prérequis",
-              placeholder: "Ex. : Notions d'électricité",
+              placeholder: "Ex. : Notions d'électricité",
             },
           ] as const
         ).map((group) => (
@@ -466,7 +466,7 @@ export function CourseForm(props: CourseFormProps) {
                       variant="ghost"
                       intent={{ kind: group.remove, index }}
                       onIntent={onIntent}
-                      aria-label={`Retirer « ${item} »`}
+                      aria-label={`Retirer « ${item} »`}
                     >
                       <X aria-hidden="true" className="size-4" />
                     </IntentButton>
@@ -478,7 +478,7 @@ export function CourseForm(props: CourseFormProps) {
             )}
             {error(group.list) ? <p className="text-sm font-medium text-red-700">{error(group.list)}</p> : null}
             <div className="flex flex-col gap-2 sm:flex-row sm:items-end">
-              <Field label={`Ajouter : ${group.title.toLowerCase()}`} name={group.newField} id={fieldId(group.newField)} className="flex-1">
+              <Field label={`Ajouter : ${group.title.toLowerCase()}`} name={group.newField} id={fieldId(group.newField)} className="flex-1">
                 {(field) => (
                   <Input
                     {...field}
@@ -524,8 +524,8 @@ export function CourseForm(props: CourseFormProps) {
                   {status === "draft"
                     ? "Visible par vous et les administrateurs seulement."
                     : status === "published"
-                      ? "Visible dans le catalogue, ouvert aux inscriptions ; les inscrits sont prévenus des leçons ajoutées."
-                      : "Retiré du catalogue ; les inscrits gardent leur accès."}
+                      ? "Visible dans le catalogue, ouvert aux inscriptions ; les inscrits sont prévenus des leçons ajoutées."
+                      : "Retiré du catalogue ; les inscrits gardent leur accès."}
                 </span>
               </span>
             </label>

@@ -24,8 +24,8 @@ function failureMessage(error: unknown): string {
   const status = response?.getStatus() ?? 0;
   const body = response?.getBody()?.trim() ?? "";
   if (status >= 400 && status < 500 && body && body.length < 300) return body;
-  if (!response) return "La connexion a été perdue. Choisissez de nouveau le fichier : l'envoi reprendra là où il s'était arrêté.";
-  return "L'envoi a échoué. Réessayez dans un instant : il reprendra là où il s'était arrêté.";
+  if (!response) return "La connexion a été perdue. Choisissez de nouveau le fichier : l'envoi reprendra là où il s'était arrêté.";
+  return "L'envoi a échoué. Réessayez dans un instant : il reprendra là où il s'était arrêté.";
 }
 
 /**
@@ -92,7 +92,7 @@ export function FileUpload({
           if (id) stored = { id, name: file.name, size: file.size, contentType: file.type, purpose };
         }
         if (stored) onUploadedRef.current({ ...stored, purpose });
-        else setError("L'envoi s'est terminé sans réponse du serveur : réessayez.");
+        else setError("L'envoi s'est terminé sans réponse du serveur : réessayez.");
       },
       onError: (uploadError) => {
         uploadRef.current = null;
@@ -142,7 +142,7 @@ export function FileUpload({
             <progress
               value={progress.sent}
               max={Math.max(progress.total, 1)}
-              aria-label={`Envoi en cours : ${percent} %`}
+              aria-label={`Envoi en cours : ${percent} %`}
               className="h-3 w-48 max-w-full overflow-hidden rounded-full [&::-moz-progress-bar]:bg-brand-700 [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-brand-700"
             />
             <span className="text-sm text-slate-700 tabular-nums">
@@ -195,8 +195,8 @@ function VideoVersionsStatus({ fileId }: { fileId: string }) {
     state.status === "ready"
       ? "Versions légères prêtes"
       : state.status === "failed"
-        ? "Versions légères impossibles : la vidéo originale est lue"
-        : `Versions légères en préparation : ${state.progress} %`;
+        ? "Versions légères impossibles : la vidéo originale est lue"
+        : `Versions légères en préparation : ${state.progress} %`;
   return (
     <span
       role="status"

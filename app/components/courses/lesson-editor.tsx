@@ -144,7 +144,7 @@ export function LessonEditor({ index, count, lesson, errors, files, limits, hydr
           ) : hydrated ? (
             <FileUpload purpose="lesson_video" maxBytes={limits.lesson_video} label="Envoyer une vidéo" onUploaded={onUploaded} />
           ) : (
-            <p className="text-sm text-slate-600">L'envoi de fichiers demande JavaScript : vous pouvez indiquer un lien vers la vidéo.</p>
+            <p className="text-sm text-slate-600">L'envoi de fichiers demande JavaScript : vous pouvez indiquer un lien vers la vidéo.</p>
           )}
           {error("videoFileId") ? <p className="text-sm font-medium text-red-700">{error("videoFileId")}</p> : null}
           <Field

@@ -20,7 +20,7 @@ export function CourseOutline({ slug, lessons, currentId }: { slug: string; less
             >
               <Icon aria-hidden="true" className={`mt-0.5 size-5 shrink-0 ${lesson.done ? "text-emerald-700" : "text-slate-400"}`} />
               <span className="min-w-0 flex-1">
-                <span className="sr-only">{lesson.done ? "Terminée : " : "À faire : "}</span>
+                <span className="sr-only">{lesson.done ? "Terminée : " : "À faire : "}</span>
                 {index + 1}. {lesson.title}
               </span>
               {lesson.durationMinutes > 0 ? (

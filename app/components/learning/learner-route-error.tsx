@@ -11,7 +11,7 @@ export function LearnerRouteError({ error, missing }: { error: unknown; missing:
     <div role="alert" className="rounded-lg border border-slate-200 bg-white p-6">
       <h1 className="text-lg font-semibold text-slate-900">{paused ? "Formation en pause" : missing.title}</h1>
       <p className="mt-1 text-slate-700">
-        {paused ? "Votre inscription est en pause : contactez l'institut pour la reprendre." : missing.text}
+        {paused ? "Votre inscription est en pause : contactez l'institut pour la reprendre." : missing.text}
       </p>
       <Link to="/dashboard/formations" className={buttonClasses({ variant: "outline", size: "sm", className: "mt-3" })}>
         Mes Formations

@@ -68,14 +68,14 @@ export function VideoPlayer({ video, title, options }: { video: PlayerVideo; tit
         preload={options.dataSaver ? "none" : "metadata"}
         playsInline
         className="aspect-video w-full rounded-xl bg-black"
-        aria-label={`Vidéo : ${title}`}
+        aria-label={`Vidéo : ${title}`}
       >
-        Votre navigateur ne lit pas cette vidéo : <a href={current.url}>téléchargez-la</a>.
+        Votre navigateur ne lit pas cette vidéo : <a href={current.url}>téléchargez-la</a>.
       </video>
       <figcaption className="space-y-2 text-sm text-slate-700">
         {choices.length > 1 ? (
           <div className="flex flex-wrap items-center gap-2" role="group" aria-label="Qualité de la vidéo">
-            <span className="font-medium text-slate-900">Qualité :</span>
+            <span className="font-medium text-slate-900">Qualité :</span>
             {choices.map((option) => (
               <a
                 key={option.choice}

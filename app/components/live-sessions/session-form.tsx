@@ -118,7 +118,7 @@ export function SessionForm({
           error={error("joinUrl")}
           hint={
             bigBlueButton
-              ? "Seulement pour « Lien de ma salle ». Les apprenants ne le voient qu'au moment de rejoindre."
+              ? "Seulement pour « Lien de ma salle ». Les apprenants ne le voient qu'au moment de rejoindre."
               : "Zoom, Google Meet, Jitsi… Les apprenants ne le voient qu'au moment de rejoindre (10 minutes avant le début)."
           }
         >
@@ -131,7 +131,7 @@ export function SessionForm({
           name="recordingUrl"
           optional
           error={error("recordingUrl")}
-          hint="Après la session : où la revoir."
+          hint="Après la session : où la revoir."
         >
           {(props) => <Input {...props} type="url" inputMode="url" defaultValue={shown.recordingUrl} />}
         </Field>

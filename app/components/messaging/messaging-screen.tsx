@@ -161,8 +161,8 @@ function ConversationList({
     return (
       <p className="p-4 text-sm text-slate-600">
         {q
-          ? `Aucune conversation ne correspond à « ${q} ».`
-          : "Aucune conversation pour l'instant. Écrivez à un enseignant avec « Nouveau »."}
+          ? `Aucune conversation ne correspond à « ${q} ».`
+          : "Aucune conversation pour l'instant. Écrivez à un enseignant avec « Nouveau »."}
       </p>
     );
   }
@@ -205,7 +205,7 @@ function ConversationList({
                 <span className="mt-0.5 flex items-center gap-2">
                   {item.kind === "course" ? <Badge tone="amber">Groupe</Badge> : item.with && <RoleBadge role={item.with.role} />}
                   <span className="truncate text-sm text-slate-600">
-                    {item.lastMessage ? `${item.lastMessage.mine ? "Vous : " : ""}${item.lastMessage.body}` : "Aucun message"}
+                    {item.lastMessage ? `${item.lastMessage.mine ? "Vous : " : ""}${item.lastMessage.body}` : "Aucun message"}
                   </span>
                   {item.unread > 0 && (
                     <span className="ml-auto min-w-5 shrink-0 rounded-full bg-brand-700 px-1.5 text-center text-xs leading-5 font-bold text-white">
@@ -379,7 +379,7 @@ function ConversationPane({
                     {!message.mine && conversation.kind === "course" && (
                       <p className="mb-0.5 text-xs font-semibold text-brand-800">{message.sender?.name ?? "Compte supprimé"}</p>
                     )}
-                    <span className="sr-only">{message.mine ? "Vous : " : `${message.sender?.name ?? "Compte supprimé"} : `}</span>
+                    <span className="sr-only">{message.mine ? "Vous : " : `${message.sender?.name ?? "Compte supprimé"} : `}</span>
                     <PostText text={message.body} className={cx("space-y-1", message.mine && "text-white [&_a]:text-white")} />
                     <time
                       dateTime={message.iso}
@@ -562,7 +562,7 @@ function NewConversation({
           </ul>
         ) : (
           <p className="text-sm text-slate-600">
-            {view.q ? `Personne ne correspond à « ${view.q} ».` : "Personne à qui écrire pour l'instant."}
+            {view.q ? `Personne ne correspond à « ${view.q} ».` : "Personne à qui écrire pour l'instant."}
           </p>
         )}
       </div>

@@ -58,7 +58,7 @@ function NotificationRow({ item, action, compact }: { item: NotificationView; ac
         <input type="hidden" name="id" value={item.id} />
         <button type="submit" className="block w-full text-left focus-visible:outline-3 focus-visible:outline-accent-500">
           <span className={cx("block text-sm text-slate-900", !read && "font-semibold")}>
-            {!read && <span className="sr-only">Non lue : </span>}
+            {!read && <span className="sr-only">Non lue : </span>}
             {item.title}
           </span>
           {item.body && <span className={cx("block text-sm text-slate-700", compact && "line-clamp-2")}>{item.body}</span>}

@@ -76,7 +76,7 @@ export function OfflineDownload({
     } catch (error) {
       setState({
         step: "failed",
-        message: (error instanceof Error && error.message) || "Impossible de préparer le téléchargement : vérifiez votre connexion.",
+        message: (error instanceof Error && error.message) || "Impossible de préparer le téléchargement : vérifiez votre connexion.",
       });
     }
   }
@@ -106,7 +106,7 @@ export function OfflineDownload({
         step: "failed",
         message: controller.signal.aborted
           ? "Téléchargement annulé."
-          : "Le téléchargement s'est interrompu (connexion perdue ou espace insuffisant). Réessayez : ce qui est déjà enregistré est gardé.",
+          : "Le téléchargement s'est interrompu (connexion perdue ou espace insuffisant). Réessayez : ce qui est déjà enregistré est gardé.",
       });
     } finally {
       abort.current = null;
@@ -117,7 +117,7 @@ export function OfflineDownload({
     return (
       <noscript className="block">
         <p className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-700">
-          Le téléchargement pour hors ligne demande JavaScript : activez-le pour enregistrer {scope} sur votre téléphone.
+          Le téléchargement pour hors ligne demande JavaScript : activez-le pour enregistrer {scope} sur votre téléphone.
         </p>
       </noscript>
     );
@@ -183,7 +183,7 @@ export function OfflineDownload({
 
       {state.step === "done" ? (
         <p role="status" className="text-sm text-emerald-800">
-          {state.count > 1 ? `${state.count} leçons enregistrées` : "Leçon enregistrée"} sur cet appareil ({formatFileSize(state.bytes)}) :
+          {state.count > 1 ? `${state.count} leçons enregistrées` : "Leçon enregistrée"} sur cet appareil ({formatFileSize(state.bytes)}) :
           elle s'ouvre sans connexion.{" "}
           <Link to={DOWNLOADS_PATH} className="font-medium text-brand-700 underline">
             Mes téléchargements
@@ -258,7 +258,7 @@ function ReadyPanel({
         ) : null}
       </dl>
       {tooBig ? (
-        <Alert tone="warning">Pas assez d'espace sur cet appareil : libérez de la place ou choisissez une qualité plus légère.</Alert>
+        <Alert tone="warning">Pas assez d'espace sur cet appareil : libérez de la place ou choisissez une qualité plus légère.</Alert>
       ) : null}
       <div className="flex flex-wrap gap-2">
         <Button onClick={() => void start(plan)} disabled={tooBig}>

@@ -57,13 +57,13 @@ function waitingText(quizzes: number, total: number): string {
   const lessons = total - quizzes;
   if (quizzes === 0)
     return lessons > 1
-      ? `${lessons} progressions attendent d'être envoyées : elles partiront dès le retour du réseau.`
-      : "Une progression attend d'être envoyée : elle partira dès le retour du réseau.";
+      ? `${lessons} progressions attendent d'être envoyées : elles partiront dès le retour du réseau.`
+      : "Une progression attend d'être envoyée : elle partira dès le retour du réseau.";
   if (lessons === 0)
     return quizzes > 1
-      ? `Vos réponses à ${quizzes} quiz attendent d'être envoyées : elles partiront dès le retour du réseau.`
-      : "Vos réponses à un quiz attendent d'être envoyées : elles partiront dès le retour du réseau.";
-  return `${total} envois attendent le réseau (progression et réponses aux quiz) : ils partiront dès son retour.`;
+      ? `Vos réponses à ${quizzes} quiz attendent d'être envoyées : elles partiront dès le retour du réseau.`
+      : "Vos réponses à un quiz attendent d'être envoyées : elles partiront dès le retour du réseau.";
+  return `${total} envois attendent le réseau (progression et réponses aux quiz) : ils partiront dès son retour.`;
 }
 
 /**
@@ -103,7 +103,7 @@ export function OfflineSync({ userId }: { userId: string }) {
           className="mb-4 flex flex-wrap items-center gap-2 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950"
         >
           <span className="min-w-0 flex-1">
-            Vos réponses au quiz « {entry.title} », données hors ligne, n'ont pas été enregistrées : {entry.reason}
+            Vos réponses au quiz « {entry.title} », données hors ligne, n'ont pas été enregistrées : {entry.reason}
           </span>
           <button
             type="button"

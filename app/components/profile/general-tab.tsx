@@ -83,7 +83,7 @@ function DataSaverCard({ on }: { on: boolean }) {
       <CardHeader>
         <CardTitle id="economie-titre">Économie de données</CardTitle>
         <CardDescription>
-          Pour un forfait mobile limité : les vidéos des leçons démarrent en basse qualité (environ 2 Mo par minute) et ne se chargent pas
+          Pour un forfait mobile limité : les vidéos des leçons démarrent en basse qualité (environ 2 Mo par minute) et ne se chargent pas
           avant que vous appuyiez sur lecture.
         </CardDescription>
       </CardHeader>

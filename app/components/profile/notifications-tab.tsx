@@ -20,7 +20,7 @@ export function NotificationsTab({ preferences }: { preferences: Record<Notifica
         <Form method="post" className="space-y-4">
           <input type="hidden" name="intent" value="notifications" />
           <fieldset className="space-y-3">
-            <legend className="mb-2 font-medium text-slate-900">Recevoir aussi par e-mail :</legend>
+            <legend className="mb-2 font-medium text-slate-900">Recevoir aussi par e-mail :</legend>
             {optionalEmailKinds.map((kind) => (
               <label key={kind} className="flex items-center gap-3 text-slate-800">
                 <input type="checkbox" name={kind} defaultChecked={preferences[kind]} className="size-4 accent-brand-700" />
@@ -29,7 +29,7 @@ export function NotificationsTab({ preferences }: { preferences: Record<Notifica
             ))}
           </fieldset>
           <p className="text-sm text-slate-700">
-            Toujours envoyés par e-mail : {always.map((kind) => notificationKinds[kind].label.toLowerCase()).join(", ")}.
+            Toujours envoyés par e-mail : {always.map((kind) => notificationKinds[kind].label.toLowerCase()).join(", ")}.
           </p>
           <Button type="submit" disabled={saving}>
             {saving ? "Enregistrement..." : "Enregistrer"}

@@ -84,7 +84,7 @@ function TwoFactorCard({ enabled, result }: { enabled: boolean; result: ProfileA
         <div>
           <h3 className="font-semibold text-slate-900">Vos codes de secours</h3>
           <p className="text-sm text-slate-700">
-            Notez-les et gardez-les en lieu sûr : chacun permet une connexion si vous n'avez plus votre téléphone. Ils ne seront plus
+            Notez-les et gardez-les en lieu sûr : chacun permet une connexion si vous n'avez plus votre téléphone. Ils ne seront plus
             affichés.
           </p>
           <ul className="mt-3 grid max-w-md grid-cols-2 gap-2 font-mono text-sm" data-testid="codes-de-secours">

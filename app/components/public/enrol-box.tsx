@@ -42,7 +42,7 @@ export function EnrolBox({ slug, priceFcfa, following, full, closed = false }: E
         <>
           <p className="mt-1 text-sm text-slate-600">
             {free
-              ? "Aucun paiement : la formation s'ouvre dès l'inscription."
+              ? "Aucun paiement : la formation s'ouvre dès l'inscription."
               : "Mobile money, carte bancaire ou espèces dans nos bureaux."}
           </p>
           <Link to={enrolHref(slug)} className={buttonClasses({ size: "lg", className: "mt-6 w-full" })}>

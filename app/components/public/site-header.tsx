@@ -62,13 +62,13 @@ export function SiteHeader({ institute, account = null }: { institute: HeaderIns
             {phone ? (
               <a href={telHref(phone)} className="inline-flex items-center gap-1.5 font-medium hover:underline">
                 <Icon name="phone" className="size-3.5" aria-hidden="true" />
-                <span className="sr-only">Téléphone : </span>
+                <span className="sr-only">Téléphone : </span>
                 {phone}
               </a>
             ) : null}
             <a href={`mailto:${institute.email}`} className="hidden items-center gap-1.5 hover:underline md:inline-flex">
               <Icon name="mail" className="size-3.5" aria-hidden="true" />
-              <span className="sr-only">E-mail : </span>
+              <span className="sr-only">E-mail : </span>
               {institute.email}
             </a>
           </div>

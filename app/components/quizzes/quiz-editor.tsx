@@ -198,7 +198,7 @@ export function QuizEditor({
                   aria-describedby={describedBy("lessonId", errors)}
                   className={inputClasses}
                 >
-                  <option value="">Aucune : quiz de fin de cours</option>
+                  <option value="">Aucune : quiz de fin de cours</option>
                   {courseId
                     ? lessons.map((lesson) => (
                         <option key={lesson.id} value={lesson.id}>
@@ -224,7 +224,7 @@ export function QuizEditor({
             {errors.questions ? <p className="text-sm font-medium text-red-700">{errors.questions}</p> : null}
             {values.questions.length === 0 ? (
               <p className="rounded-md border border-dashed border-slate-300 p-4 text-center text-slate-700">
-                Aucune question pour l'instant : ajoutez-en une.
+                Aucune question pour l'instant : ajoutez-en une.
               </p>
             ) : null}
             <ol className="space-y-4">
@@ -350,7 +350,7 @@ export function QuizEditor({
                                 name={name("correctAnswer")}
                                 value={String(optionIndex)}
                                 defaultChecked={question.correctAnswer === String(optionIndex)}
-                                aria-label={`Option ${optionIndex + 1} : bonne réponse`}
+                                aria-label={`Option ${optionIndex + 1} : bonne réponse`}
                                 className="size-5 accent-brand-700"
                               />
                               <input

@@ -35,7 +35,7 @@ export function ReviewForm({
             <Stars rating={review.rating} /> <span>Publié ou modifié le {review.updatedLabel}. Vous pouvez le modifier ci-dessous.</span>
           </p>
           {review.hidden ? (
-            <Alert tone="warning">Votre avis a été masqué par l'administration : il n'apparaît plus sur la page de la formation.</Alert>
+            <Alert tone="warning">Votre avis a été masqué par l'administration : il n'apparaît plus sur la page de la formation.</Alert>
           ) : null}
         </div>
       ) : (

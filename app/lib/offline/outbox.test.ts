@@ -32,7 +32,7 @@ describe("a quiz attempt the server refuses for good", () => {
     queueQuizAttempt(attempt("Quiz d'un autre", "someone-else"));
     const fetchMock = vi.fn(async (url: string) =>
       url.endsWith("/hors-ligne") && fetchMock.mock.calls.length === 1
-        ? new Response("Ce quiz est chronométré : il demande une connexion.", { status: 409 })
+        ? new Response("Ce quiz est chronométré : il demande une connexion.", { status: 409 })
         : new Response(null, { status: 204 }),
     );
     vi.stubGlobal("fetch", fetchMock);
@@ -46,7 +46,7 @@ describe("a quiz attempt the server refuses for good", () => {
         userId: "learner",
         attemptId: refused.attemptId,
         title: "Examen final",
-        reason: "Ce quiz est chronométré : il demande une connexion.",
+        reason: "Ce quiz est chronométré : il demande une connexion.",
       },
     ]);
     expect(refusedEntries("someone-else")).toEqual([]);

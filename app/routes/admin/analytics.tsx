@@ -62,7 +62,7 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
         <div>
           <h1 className="text-2xl font-bold text-slate-900">Analytics avancées</h1>
           <p className="mt-1 text-slate-600">
-            Du {fromLabel} au {toLabel} ({label}) : chaque chiffre est lu dans la base pour cette période.
+            Du {fromLabel} au {toLabel} ({label}) : chaque chiffre est lu dans la base pour cette période.
           </p>
         </div>
         <div className="flex flex-wrap items-end gap-2">
@@ -152,10 +152,10 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
               {projection.months ? (
                 <>
                   <p className="text-sm text-slate-700">
-                    Calculée à partir des données : la droite de tendance (moindres carrés) des revenus encaissés et des inscriptions de{" "}
+                    Calculée à partir des données : la droite de tendance (moindres carrés) des revenus encaissés et des inscriptions de{" "}
                     {plural(projection.basis.length, "mois complet", "mois complets")} ({formatPeriodMonth(projection.basis[0]!.month)} à{" "}
                     {formatPeriodMonth(projection.basis.at(-1)!.month)}), prolongée au-delà du mois en cours. Ce n&apos;est pas une
-                    prévision : elle montre où mène la tendance si rien ne change.
+                    prévision : elle montre où mène la tendance si rien ne change.
                   </p>
                   <Table label="Projection des trois prochains mois">
                     <TableHeader>
@@ -176,14 +176,14 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
                     </TableBody>
                   </Table>
                   <p className="text-sm text-slate-600">
-                    Tendance : {projection.slope!.revenue >= 0 ? "+" : "−"}
+                    Tendance : {projection.slope!.revenue >= 0 ? "+" : "−"}
                     {formatFcfa(Math.abs(projection.slope!.revenue))} et {projection.slope!.enrolments >= 0 ? "+" : "−"}
                     {decimal(Math.abs(projection.slope!.enrolments))} inscriptions par mois.
                   </p>
                 </>
               ) : (
                 <p className="text-sm text-slate-700">
-                  Pas encore de projection : il faut au moins trois mois complets de revenus ou d&apos;inscriptions (
+                  Pas encore de projection : il faut au moins trois mois complets de revenus ou d&apos;inscriptions (
                   {plural(projection.basis.length, "mois complet", "mois complets")} pour l&apos;instant).
                 </p>
               )}

@@ -75,7 +75,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
     return redirectWithToast(back, {
       type: "success",
       title: "Certificat réémis",
-      description: `Nouveau numéro : ${replacement.code}. L'apprenant est prévenu.`,
+      description: `Nouveau numéro : ${replacement.code}. L'apprenant est prévenu.`,
     });
   } catch (error) {
     return formFailure(error, { intent: `${parsed.data.intent}:${parsed.data.id}` });
@@ -116,7 +116,7 @@ export default function AdminCertificatesPage({ loaderData, actionData }: Route.
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-slate-700">
           {q || statut
             ? "Aucun certificat ne correspond à cette recherche."
-            : "Aucun certificat délivré pour l'instant : le système en délivre un quand un apprenant termine toutes les leçons d'une formation et réussit ses quiz obligatoires."}
+            : "Aucun certificat délivré pour l'instant : le système en délivre un quand un apprenant termine toutes les leçons d'une formation et réussit ses quiz obligatoires."}
         </p>
       ) : (
         <ul className="space-y-3">
@@ -148,11 +148,11 @@ export default function AdminCertificatesPage({ loaderData, actionData }: Route.
                     {certificate.replaced ? "Remplacé" : certificateStateLabels[certificate.state].replace("Certificat ", "")}
                   </Badge>
                 </div>
-                {certificate.revokedReason ? <p className="mt-2 text-sm text-slate-700">Motif : {certificate.revokedReason}</p> : null}
+                {certificate.revokedReason ? <p className="mt-2 text-sm text-slate-700">Motif : {certificate.revokedReason}</p> : null}
                 {certificate.nameChanged ? (
                   <div className="mt-3 rounded-md bg-amber-50 p-3 text-sm text-amber-950">
                     <p>
-                      Le nom du compte est maintenant « {certificate.currentName} ». Réémettre révoque ce certificat et en délivre un
+                      Le nom du compte est maintenant « {certificate.currentName} ». Réémettre révoque ce certificat et en délivre un
                       nouveau à ce nom (mêmes formation, score et dates).
                     </p>
                     <Form method="post" className="mt-2">

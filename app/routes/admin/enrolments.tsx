@@ -87,7 +87,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         here,
         result.kind === "enrolled"
           ? { type: "success", title: "Apprenant inscrit", description: `${values.email} suit désormais la formation.` }
-          : { type: "success", title: "Déjà inscrit", description: `${values.email} suit déjà cette formation : rien n'a changé.` },
+          : { type: "success", title: "Déjà inscrit", description: `${values.email} suit déjà cette formation : rien n'a changé.` },
         { status: 303 },
       );
     } catch (error) {
@@ -111,7 +111,7 @@ export default function EnrolmentsPage({ loaderData, actionData }: Route.Compone
     <div className="mx-auto max-w-5xl space-y-6">
       <div>
         <h1 className="text-2xl font-bold text-slate-900">Inscriptions</h1>
-        <p className="mt-1 text-slate-600">Les apprenants d'une formation : inscrire à la main, suspendre, reprendre, annuler.</p>
+        <p className="mt-1 text-slate-600">Les apprenants d'une formation : inscrire à la main, suspendre, reprendre, annuler.</p>
       </div>
       {courses.length === 0 || !course ? (
         <p className="text-slate-600">Aucune formation pour le moment.</p>

@@ -67,7 +67,7 @@ export async function action(args: Route.ActionArgs) {
   return redirectWithToast(
     "/admin/financial/rapprochement",
     intent === "reinstate"
-      ? { type: "success", title: "Inscription rétablie", description: `Le paiement ${reference} est reçu : la formation est ouverte.` }
+      ? { type: "success", title: "Inscription rétablie", description: `Le paiement ${reference} est reçu : la formation est ouverte.` }
       : { type: "success", title: "Remboursement enregistré", description: `Le paiement ${reference} est remboursé.` },
     { status: 303 },
   );
@@ -90,7 +90,7 @@ export default function ReconciliationPage({ loaderData, actionData }: Route.Com
         </p>
         <h1 className="mt-1 text-2xl font-bold text-slate-900">Paiements à rapprocher</h1>
         <p className="mt-1 text-slate-600">
-          L'opérateur confirme ces paiements alors qu'ils avaient expiré, échoué ou été remplacés par un autre : l'argent a été pris.
+          L'opérateur confirme ces paiements alors qu'ils avaient expiré, échoué ou été remplacés par un autre : l'argent a été pris.
           Rétablissez l'inscription, ou remboursez l'apprenant.
         </p>
       </div>

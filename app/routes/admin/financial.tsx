@@ -69,11 +69,11 @@ const filtersSchema = z.object({
 });
 
 const financeReports = [
-  { kind: "mensuel", label: "Rapport mensuel", description: "Mois par mois : encaissé, remboursé, commissions et net pour l'institut." },
+  { kind: "mensuel", label: "Rapport mensuel", description: "Mois par mois : encaissé, remboursé, commissions et net pour l'institut." },
   {
     kind: "commissions",
     label: "Rapport des commissions",
-    description: "Par enseignant, formation et mois : ventes, taux, commission et statut.",
+    description: "Par enseignant, formation et mois : ventes, taux, commission et statut.",
   },
   {
     kind: "fiscal",
@@ -210,7 +210,7 @@ export async function action(args: Route.ActionArgs) {
           {
             type: "success",
             title: "Paiement enregistré",
-            description: `Le paiement ${data.reference} est reçu : la formation de l'apprenant est ouverte.`,
+            description: `Le paiement ${data.reference} est reçu : la formation de l'apprenant est ouverte.`,
           },
           { status: 303 },
         );
@@ -221,7 +221,7 @@ export async function action(args: Route.ActionArgs) {
           {
             type: "success",
             title: "Remboursement enregistré",
-            description: `Le paiement ${data.reference} est remboursé ; l'apprenant est prévenu.`,
+            description: `Le paiement ${data.reference} est remboursé ; l'apprenant est prévenu.`,
           },
           { status: 303 },
         );
@@ -235,7 +235,7 @@ export async function action(args: Route.ActionArgs) {
               : {
                   type: "error" as const,
                   title: "Erreur",
-                  description: `Impossible de traiter le paiement : ${payout.failureReason ?? "transfert refusé"}.`,
+                  description: `Impossible de traiter le paiement : ${payout.failureReason ?? "transfert refusé"}.`,
                 };
         return redirectWithToast(back, toast, { status: 303 });
       }
@@ -384,7 +384,7 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
           <CardContent className="space-y-4">
             {refund.status !== "completed" ? (
               <p className="text-slate-700">
-                Ce paiement n'est pas (ou plus) remboursable : son statut est « {paymentStatusLabels[refund.status]} ».
+                Ce paiement n'est pas (ou plus) remboursable : son statut est « {paymentStatusLabels[refund.status]} ».
               </p>
             ) : (
               <>
@@ -504,7 +504,7 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
               Paiements en espèces à confirmer
             </CardTitle>
             <p className="text-sm text-slate-600">
-              Quand un apprenant paie à l'accueil : retrouvez sa référence ou son nom, saisissez le numéro du reçu remis, enregistrez.
+              Quand un apprenant paie à l'accueil : retrouvez sa référence ou son nom, saisissez le numéro du reçu remis, enregistrez.
             </p>
           </CardHeader>
           <CardContent>
@@ -660,7 +660,7 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
         <CardHeader>
           <CardTitle id="commissions">Commissions des enseignants</CardTitle>
           <p className="text-sm text-slate-600">
-            Chaque paiement reçu rapporte à l'enseignant de la formation son taux (70 % par défaut) au taux en vigueur ce jour-là ; un
+            Chaque paiement reçu rapporte à l'enseignant de la formation son taux (70 % par défaut) au taux en vigueur ce jour-là ; un
             remboursement le reprend le mois où il est fait. Un mois se paie une fois terminé.
           </p>
         </CardHeader>
@@ -692,7 +692,7 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
                       <p className="text-sm text-slate-600">
                         {month.courses.map((course) => `${course.title} (${formatFcfa(course.commission)})`).join(" · ")}
                       </p>
-                      <p className="font-semibold text-slate-900 tabular-nums">Commission : {formatFcfa(month.commissionFcfa)}</p>
+                      <p className="font-semibold text-slate-900 tabular-nums">Commission : {formatFcfa(month.commissionFcfa)}</p>
                       {month.payout?.status === "paid" ? (
                         <p className="text-sm text-emerald-800">
                           Payée le {month.payout.paidAt ? formatDateTime(new Date(month.payout.paidAt)) : ""} ·{" "}
@@ -702,7 +702,7 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
                         </p>
                       ) : null}
                       {month.payout?.status === "failed" ? (
-                        <p className="text-sm text-red-700">Échec : {month.payout.failureReason}</p>
+                        <p className="text-sm text-red-700">Échec : {month.payout.failureReason}</p>
                       ) : null}
                     </div>
                     <div className="space-y-2 lg:w-80">
@@ -739,7 +739,7 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
                           </button>
                         </Form>
                       ) : month.period >= currentPeriod ? (
-                        <p className="text-sm text-slate-600">Mois en cours : payable à partir du 1er du mois suivant.</p>
+                        <p className="text-sm text-slate-600">Mois en cours : payable à partir du 1er du mois suivant.</p>
                       ) : month.commissionFcfa <= 0 && !month.payout ? (
                         <p className="text-sm text-slate-600">Rien à payer ce mois-ci.</p>
                       ) : null}

@@ -76,7 +76,7 @@ export default function ForumReportsPage({ loaderData }: Route.ComponentProps) {
                 {report.text}
               </blockquote>
               <p className="mt-2 text-sm text-slate-900">
-                <span className="font-semibold">Raison :</span> {report.reason}
+                <span className="font-semibold">Raison :</span> {report.reason}
               </p>
               <div className="mt-3 flex flex-wrap gap-2">
                 <Form method="post">

@@ -40,7 +40,7 @@ const tabLabels: Record<Tab, string> = {
 
 const dashboardReports = [
   { kind: "utilisateurs", label: "Rapport utilisateurs", description: "Chaque compte, son rôle, sa date d'inscription et ses formations." },
-  { kind: "cours", label: "Rapport cours", description: "Chaque formation : statut, inscriptions, complétion et revenus de la période." },
+  { kind: "cours", label: "Rapport cours", description: "Chaque formation : statut, inscriptions, complétion et revenus de la période." },
   {
     kind: "financier",
     label: "Rapport financier",
@@ -49,7 +49,7 @@ const dashboardReports = [
   {
     kind: "analytique",
     label: "Analytics avancées",
-    description: "Mois par mois : nouveaux utilisateurs, inscriptions, complétions, revenus.",
+    description: "Mois par mois : nouveaux utilisateurs, inscriptions, complétions, revenus.",
   },
   {
     kind: "certifications",
@@ -124,7 +124,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
       <header className="flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
         <div>
           <h1 className="text-2xl font-bold text-slate-900">Dashboard Administrateur</h1>
-          <p className="mt-1 text-slate-600">L'activité de l'institut, lue dans la base : comptes, formations, inscriptions et revenus.</p>
+          <p className="mt-1 text-slate-600">L'activité de l'institut, lue dans la base : comptes, formations, inscriptions et revenus.</p>
         </div>
         <div className="flex flex-wrap items-end gap-2">
           <PeriodSelector period={period} keep={{ onglet: panel.tab }} />

@@ -63,7 +63,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? `Message : ${loaderData.message.subject}` : "Message" }];
+export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? `Message : ${loaderData.message.subject}` : "Message" }];
 
 const actionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("reply"), body: z.string().optional(), token: z.string().optional() }),

@@ -102,7 +102,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         ok: true,
         intent,
         values,
-        message: `Un essai part vers ${sentTo} : vérifiez votre boîte de réception.`,
+        message: `Un essai part vers ${sentTo} : vérifiez votre boîte de réception.`,
       } satisfies FormSuccess<{ values: Draft }>;
     }
     const result = await sendNewsletter(db, admin, { subject, body, token });
@@ -113,7 +113,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         title: result.created ? "Lettre en cours d'envoi" : "Lettre déjà envoyée",
         description: result.created
           ? "Elle part par lots à chaque abonné, une seule fois."
-          : "Ce formulaire avait déjà été envoyé : rien de plus n'est parti.",
+          : "Ce formulaire avait déjà été envoyé : rien de plus n'est parti.",
       },
       { status: 303 },
     );
@@ -197,7 +197,7 @@ export default function NewsletterAdminPage({ loaderData, actionData }: Route.Co
               ))}
             </div>
             <p className="text-sm text-slate-600">
-              Suivi du bouton « Voir nos formations » et, pour chaque abonné, de son lien de désinscription en un clic.
+              Suivi du bouton « Voir nos formations » et, pour chaque abonné, de son lien de désinscription en un clic.
             </p>
           </section>
         ) : null}

@@ -76,7 +76,7 @@ export async function action(args: Route.ActionArgs) {
     const title = intent === "change-role" ? "Impossible de mettre à jour le rôle" : "Action impossible";
     return redirectWithToast(
       back,
-      { type: "error", title: "Erreur", description: `${title} : la demande est incomplète ou invalide.` },
+      { type: "error", title: "Erreur", description: `${title} : la demande est incomplète ou invalide.` },
       { status: 303 },
     );
   }
@@ -133,7 +133,7 @@ export async function action(args: Route.ActionArgs) {
             : {
                 type: "error",
                 title: "Erreur",
-                description: "Ce compte a déjà un mot de passe ou est désactivé : aucune invitation envoyée.",
+                description: "Ce compte a déjà un mot de passe ou est désactivé : aucune invitation envoyée.",
               },
           { status: 303 },
         );
@@ -197,7 +197,7 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
               <DialogContent>
                 <DialogHeader>
                   <DialogTitle>Nouvel utilisateur</DialogTitle>
-                  <DialogDescription>Créez un compte : la personne recevra un e-mail pour choisir son mot de passe.</DialogDescription>
+                  <DialogDescription>Créez un compte : la personne recevra un e-mail pour choisir son mot de passe.</DialogDescription>
                 </DialogHeader>
                 <NewUserForm
                   idPrefix="dialog"
@@ -221,7 +221,7 @@ export default function UsersPage({ loaderData, actionData }: Route.ComponentPro
         <Card aria-labelledby="new-user-title">
           <CardHeader>
             <CardTitle id="new-user-title">Nouvel utilisateur</CardTitle>
-            <CardDescription>Créez un compte : la personne recevra un e-mail pour choisir son mot de passe.</CardDescription>
+            <CardDescription>Créez un compte : la personne recevra un e-mail pour choisir son mot de passe.</CardDescription>
           </CardHeader>
           <CardContent>
             <NewUserForm

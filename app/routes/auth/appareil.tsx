@@ -47,10 +47,10 @@ export default function ConfirmDevicePage({ loaderData, actionData }: Route.Comp
         <Form method="post" className="space-y-4">
           <p className="text-sm text-slate-700">
             De nombreuses tentatives de connexion ont visé votre compte. Confirmez que c'est bien vous qui vous connectez depuis cet
-            appareil ; vous saisirez ensuite votre mot de passe.
+            appareil ; vous saisirez ensuite votre mot de passe.
           </p>
           <input type="hidden" name="token" value={loaderData.token} />
-          <SubmitButton intent="confirm" label="C'est moi : confirmer cet appareil" pendingLabel="Confirmation..." className="w-full" />
+          <SubmitButton intent="confirm" label="C'est moi : confirmer cet appareil" pendingLabel="Confirmation..." className="w-full" />
         </Form>
       )}
     </AuthShell>

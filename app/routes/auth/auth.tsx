@@ -437,7 +437,7 @@ function SignInForm({
         </Field>
         <p className="text-right text-sm">
           <a href={forgotHref} className="font-medium text-brand-700 underline-offset-2 hover:underline">
-            Mot de passe oublié ?
+            Mot de passe oublié ?
           </a>
         </p>
         <SubmitButton intent="signin" label="Se connecter" pendingLabel="Connexion..." />

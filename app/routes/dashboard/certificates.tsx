@@ -102,7 +102,7 @@ export default function MyCertificatesPage({ loaderData }: Route.ComponentProps)
             <Award aria-hidden="true" className="mx-auto size-10 text-slate-400" />
             <h2 className="mt-3 font-semibold text-slate-900">Aucun certificat pour l'instant</h2>
             <p className="mt-1 text-slate-700">
-              Terminez toutes les leçons d'une formation et réussissez ses quiz obligatoires : le certificat est délivré aussitôt.
+              Terminez toutes les leçons d'une formation et réussissez ses quiz obligatoires : le certificat est délivré aussitôt.
             </p>
             <Link to="/dashboard/certificates?onglet=en-cours" className={buttonClasses({ variant: "outline", className: "mt-4" })}>
               Voir mes formations en cours
@@ -160,7 +160,7 @@ export default function MyCertificatesPage({ loaderData }: Route.ComponentProps)
                     <p className="mt-3 flex items-center gap-1.5 text-sm text-slate-700">
                       <ShieldCheck aria-hidden="true" className="size-4 text-brand-700" />
                       {certificate.state === "revoked"
-                        ? `Révoqué${certificate.revokedReason ? ` : ${certificate.revokedReason}` : ""}`
+                        ? `Révoqué${certificate.revokedReason ? ` : ${certificate.revokedReason}` : ""}`
                         : certificate.validUntil
                           ? `${certificate.state === "expired" ? "Expiré depuis le" : "Valide jusqu'au"} ${certificate.validUntil}`
                           : "Sans date d'expiration"}
@@ -200,7 +200,7 @@ export default function MyCertificatesPage({ loaderData }: Route.ComponentProps)
               ))}
             </ul>
             <p className="text-sm text-slate-600">
-              Mentions : {gradeBands}. Le badge numérique est un certificat Open Badges 3.0 signé par l'institut : il se vérifie sans passer
+              Mentions : {gradeBands}. Le badge numérique est un certificat Open Badges 3.0 signé par l'institut : il se vérifie sans passer
               par notre site.
             </p>
           </>
@@ -243,7 +243,7 @@ export default function MyCertificatesPage({ loaderData }: Route.ComponentProps)
                 </dl>
                 {course.waitingForQuiz ? (
                   <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-950">
-                    Toutes les leçons sont terminées : réussissez les quiz obligatoires pour obtenir le certificat.
+                    Toutes les leçons sont terminées : réussissez les quiz obligatoires pour obtenir le certificat.
                   </p>
                 ) : null}
                 <div className="mt-auto pt-4">

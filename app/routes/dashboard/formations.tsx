@@ -127,7 +127,7 @@ function EnrolledCard({ course }: { course: Enrolled }) {
           {course.nextLive ? (
             <li className="flex items-center gap-2">
               <CalendarClock aria-hidden="true" className="size-4" />
-              Prochain direct : {course.nextLive}
+              Prochain direct : {course.nextLive}
             </li>
           ) : null}
         </ul>
@@ -140,7 +140,7 @@ function EnrolledCard({ course }: { course: Enrolled }) {
               Terminer le paiement<span className="sr-only"> de {course.title}</span>
             </Link>
           ) : course.status === "paused" ? (
-            <p className="text-sm text-slate-600">Formation en pause : contactez l'institut pour la reprendre.</p>
+            <p className="text-sm text-slate-600">Formation en pause : contactez l'institut pour la reprendre.</p>
           ) : (
             <Link to={course.continueHref} className={buttonClasses({ className: "w-full" })}>
               Continuer<span className="sr-only"> {course.title}</span>
@@ -205,7 +205,7 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
             choices={[
               {
                 name: "categorie",
-                label: "Filtres : catégorie",
+                label: "Filtres : catégorie",
                 value: filters.categorie,
                 options: [
                   { value: "", label: "Toutes les catégories" },
@@ -272,7 +272,7 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
       {tab === "terminees" ? (
         completed.length === 0 ? (
           <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-slate-700">
-            Aucune formation terminée pour l'instant. Continuez : chaque leçon compte !
+            Aucune formation terminée pour l'instant. Continuez : chaque leçon compte !
           </p>
         ) : (
           <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">

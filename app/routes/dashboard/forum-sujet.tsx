@@ -88,9 +88,9 @@ const actionSchema = z.discriminatedUnion("intent", [
 const moderationToasts: Record<z.infer<typeof moderation>, string> = {
   pin: "Sujet épinglé en tête du forum.",
   unpin: "Sujet désépinglé.",
-  lock: "Sujet verrouillé : il ne reçoit plus de réponses.",
+  lock: "Sujet verrouillé : il ne reçoit plus de réponses.",
   unlock: "Sujet déverrouillé.",
-  hide: "Sujet masqué : seuls son auteur et les modérateurs le voient.",
+  hide: "Sujet masqué : seuls son auteur et les modérateurs le voient.",
   unhide: "Sujet de nouveau visible.",
 };
 
@@ -132,7 +132,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         return success(input.action === "hide" ? "Réponse masquée." : "Réponse de nouveau visible.");
       case "report":
         await reportPost(db, user, { threadId: id, replyId: input.replyId || null }, { reason: input.reason });
-        return success("Merci : un administrateur examinera ce signalement.");
+        return success("Merci : un administrateur examinera ce signalement.");
     }
   } catch (error) {
     const missing = isAppError(error, "invalid") && error.message === FORUM_REQUIRED_MESSAGE;
@@ -273,7 +273,7 @@ export default function ForumThreadPage({ loaderData, actionData }: Route.Compon
             </Link>
           )}
           {can.delete && (
-            <Confirm label="Supprimer" question="Supprimer ce sujet et ses réponses ?">
+            <Confirm label="Supprimer" question="Supprimer ce sujet et ses réponses ?">
               <input type="hidden" name="intent" value="delete" />
             </Confirm>
           )}
@@ -346,7 +346,7 @@ export default function ForumThreadPage({ loaderData, actionData }: Route.Compon
                     </Link>
                   )}
                   {reply.can.delete && (
-                    <Confirm label="Supprimer" question="Supprimer cette réponse ?">
+                    <Confirm label="Supprimer" question="Supprimer cette réponse ?">
                       <input type="hidden" name="intent" value="delete-reply" />
                       <input type="hidden" name="replyId" value={reply.id} />
                     </Confirm>
@@ -384,7 +384,7 @@ export default function ForumThreadPage({ loaderData, actionData }: Route.Compon
           <Form method="post" noValidate className="space-y-3" key={totalReplies}>
             <input type="hidden" name="intent" value="reply" />
             {thread.locked && (
-              <p className="text-sm text-slate-600">Ce sujet est verrouillé ; en tant que modérateur, vous pouvez encore y répondre.</p>
+              <p className="text-sm text-slate-600">Ce sujet est verrouillé ; en tant que modérateur, vous pouvez encore y répondre.</p>
             )}
             <Field label="Votre réponse" name="body" required error={replyFailure?.fieldErrors.body ?? replyFailure?.message}>
               {(props) => <Textarea {...props} rows={4} maxLength={FORUM_LIMITS.reply} defaultValue={replyFailure?.values?.body} />}
@@ -396,7 +396,7 @@ export default function ForumThreadPage({ loaderData, actionData }: Route.Compon
         ) : (
           <p className="text-slate-700">
             <Lock aria-hidden="true" className="mr-1 inline size-4" />
-            Ce sujet est verrouillé : il ne reçoit plus de réponses.
+            Ce sujet est verrouillé : il ne reçoit plus de réponses.
           </p>
         )}
       </section>
@@ -470,7 +470,7 @@ function ReportForm({
       >
         <input type="hidden" name="intent" value="report" />
         <input type="hidden" name="replyId" value={replyId ?? ""} />
-        <Field label="Pourquoi signaler ce message ?" name="reason" required error={failure?.fieldErrors.reason}>
+        <Field label="Pourquoi signaler ce message ?" name="reason" required error={failure?.fieldErrors.reason}>
           {(props) => <Textarea {...props} rows={3} maxLength={FORUM_LIMITS.reportReason} defaultValue={failure?.values?.reason} />}
         </Field>
         <Button type="submit" size="sm">

@@ -241,7 +241,7 @@ export default function ForumPage({ loaderData, actionData }: Route.ComponentPro
                   label="Contenu"
                   name="body"
                   required
-                  hint="Texte simple ; les liens et les #hashtags sont reconnus."
+                  hint="Texte simple ; les liens et les #hashtags sont reconnus."
                   error={failure?.fieldErrors.body}
                 >
                   {(props) => <Textarea {...props} rows={6} maxLength={FORUM_LIMITS.body} defaultValue={failure?.values?.body} />}
@@ -269,9 +269,9 @@ export default function ForumPage({ loaderData, actionData }: Route.ComponentPro
 
           <p className="text-sm text-slate-600" aria-live="polite">
             {plural(total, "post", "posts")}
-            {filters.category && ` dans « ${forumCategoryName(filters.category)} »`}
+            {filters.category && ` dans « ${forumCategoryName(filters.category)} »`}
             {filters.tag && ` avec #${filters.tag}`}
-            {filters.q && ` pour « ${filters.q} »`}
+            {filters.q && ` pour « ${filters.q} »`}
           </p>
 
           {threads.length === 0 ? (

@@ -169,7 +169,7 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
                       {course.nextLive ? (
                         <span className="ml-2 inline-flex items-center gap-1">
                           <CalendarClock aria-hidden="true" className="size-4" />
-                          Prochain direct : {course.nextLive}
+                          Prochain direct : {course.nextLive}
                         </span>
                       ) : null}
                     </p>
@@ -225,7 +225,7 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
         <p className="text-sm text-slate-700">
           {role === "admin" ? (
             <>
-              Administration :{" "}
+              Administration :{" "}
               <Link className="font-medium text-brand-700 underline" to="/admin/users">
                 gérer les utilisateurs
               </Link>{" "}
@@ -237,7 +237,7 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
             </>
           ) : (
             <>
-              Enseignement :{" "}
+              Enseignement :{" "}
               <Link className="font-medium text-brand-700 underline" to="/teacher">
                 ouvrir le portail enseignant
               </Link>

@@ -82,12 +82,12 @@ export async function action(args: Route.ActionArgs) {
   const nextQuiz = completed ? nextRequiredQuiz(await listLearnerQuizzes(db, user, args.params.slug)) : undefined;
   const toast =
     parsed.data.intent === "undone"
-      ? { title: "Leçon à refaire", description: `Progression : ${enrolment.progress} %` }
+      ? { title: "Leçon à refaire", description: `Progression : ${enrolment.progress} %` }
       : nextQuiz
-        ? { title: "Toutes les leçons sont terminées !", description: `Réussissez « ${nextQuiz.title} » pour obtenir votre certificat.` }
+        ? { title: "Toutes les leçons sont terminées !", description: `Réussissez « ${nextQuiz.title} » pour obtenir votre certificat.` }
         : completed
-          ? { title: "Formation terminée !", description: "Vous avez terminé toutes les leçons. Bravo !" }
-          : { title: "Leçon terminée", description: `Progression : ${enrolment.progress} %` };
+          ? { title: "Formation terminée !", description: "Vous avez terminé toutes les leçons. Bravo !" }
+          : { title: "Leçon terminée", description: `Progression : ${enrolment.progress} %` };
   return redirectWithToast(here, { type: "success", ...toast }, { status: 303 });
 }
 
@@ -171,7 +171,7 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
     if (intent === "done") {
       queueProgress({ ...here, doneAt: new Date().toISOString() });
       setOfflineMessage(null);
-    } else setOfflineMessage("Vous êtes hors ligne : cette action demande une connexion.");
+    } else setOfflineMessage("Vous êtes hors ligne : cette action demande une connexion.");
   }
 
   return (
@@ -227,7 +227,7 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
           </Form>
         ) : (
           <p className="rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-950">
-            Aperçu enseignant : la progression n'est pas enregistrée.
+            Aperçu enseignant : la progression n'est pas enregistrée.
           </p>
         )}
 
@@ -248,14 +248,14 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
           {previous ? (
             <Link to={`${base}/${previous.id}`} className={buttonClasses({ variant: "outline" })}>
               <ArrowLeft aria-hidden="true" className="size-4" />
-              <span>Précédente : {previous.title}</span>
+              <span>Précédente : {previous.title}</span>
             </Link>
           ) : (
             <span />
           )}
           {next ? (
             <Link to={`${base}/${next.id}`} className={buttonClasses()}>
-              <span>Suivante : {next.title}</span>
+              <span>Suivante : {next.title}</span>
               <ArrowRight aria-hidden="true" className="size-4" />
             </Link>
           ) : null}

@@ -165,7 +165,7 @@ export default function PaymentPage({ loaderData }: Route.ComponentProps) {
           </h2>
           <p className="mt-1 text-sm">
             L'opérateur confirme ce paiement, arrivé après son expiration ou après un autre paiement de la même formation. L'institut le
-            vérifie : il rouvre votre formation ou vous rembourse. Vous n'avez rien à refaire.
+            vérifie : il rouvre votre formation ou vous rembourse. Vous n'avez rien à refaire.
           </p>
         </section>
       ) : null}

@@ -99,7 +99,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         return redirectWithToast(PROFILE_PATH, {
           type: "success",
           title: "Préférence enregistrée",
-          description: on ? "Économie de données activée : vidéos en basse qualité." : "Économie de données désactivée.",
+          description: on ? "Économie de données activée : vidéos en basse qualité." : "Économie de données désactivée.",
         });
       }
       case "profile":

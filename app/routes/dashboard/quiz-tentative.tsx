@@ -96,7 +96,7 @@ export async function action(args: Route.ActionArgs) {
           );
         return redirectWithToast(
           here,
-          { type: "success", title: "Quiz envoyé", description: `Votre score : ${formatPercent(attempt.score ?? 0)}` },
+          { type: "success", title: "Quiz envoyé", description: `Votre score : ${formatPercent(attempt.score ?? 0)}` },
           { status: 303 },
         );
       }
@@ -192,7 +192,7 @@ function Countdown({ seconds, deadlineLabel, onElapsed }: { seconds: number; dea
     >
       <Clock aria-hidden="true" className="size-5" />
       <span>
-        Temps restant : <span className="font-mono text-lg tabular-nums">{formatCountdown(left)}</span>
+        Temps restant : <span className="font-mono text-lg tabular-nums">{formatCountdown(left)}</span>
       </span>
       <span className="text-sm font-normal">(jusqu'à {deadlineLabel})</span>
     </p>
@@ -240,7 +240,7 @@ function OpenAttempt({
     event.preventDefault();
     if (deadline) {
       setOfflineMessage(
-        "Vous êtes hors ligne : ce quiz chronométré demande une connexion. Les réponses enregistrées avant la fin du temps comptent.",
+        "Vous êtes hors ligne : ce quiz chronométré demande une connexion. Les réponses enregistrées avant la fin du temps comptent.",
       );
       return;
     }
@@ -310,7 +310,7 @@ function OpenAttempt({
           {kept ? (
             <p role="status" className="flex items-start gap-2 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-950">
               <CloudUpload aria-hidden="true" className="size-5 shrink-0" />
-              Vos réponses sont gardées sur cet appareil : elles seront envoyées et corrigées dès le retour du réseau.
+              Vos réponses sont gardées sur cet appareil : elles seront envoyées et corrigées dès le retour du réseau.
             </p>
           ) : null}
           {confirming ? (
@@ -359,7 +359,7 @@ function OpenAttempt({
             )}
           </div>
           {confirming ? null : (
-            <p className="text-xs text-slate-600">Vos réponses sont gardées sur le serveur : vous pouvez fermer la page et revenir.</p>
+            <p className="text-xs text-slate-600">Vos réponses sont gardées sur le serveur : vous pouvez fermer la page et revenir.</p>
           )}
         </div>
       </Form>
@@ -398,7 +398,7 @@ function GradedAttempt({
           {attempt.submittedAt ? ` · ${attempt.expired ? "temps écoulé le" : "envoyé le"} ${attempt.submittedAt}` : ""}
         </p>
         {attempt.expired ? (
-          <p className="mt-2 text-sm text-slate-700">Le temps était écoulé : seules les réponses enregistrées avant la fin ont compté.</p>
+          <p className="mt-2 text-sm text-slate-700">Le temps était écoulé : seules les réponses enregistrées avant la fin ont compté.</p>
         ) : null}
         <div className="mt-4 flex flex-col gap-2 sm:flex-row">
           {attemptsLeft > 0 && !attempt.passed ? (
@@ -435,12 +435,12 @@ function GradedAttempt({
                 </p>
                 <dl className="mt-2 grid gap-1 text-sm text-slate-800">
                   <div>
-                    <dt className="inline font-medium">Votre réponse : </dt>
+                    <dt className="inline font-medium">Votre réponse : </dt>
                     <dd className="inline">{item.given}</dd>
                   </div>
                   {!item.correct ? (
                     <div>
-                      <dt className="inline font-medium">Réponse attendue : </dt>
+                      <dt className="inline font-medium">Réponse attendue : </dt>
                       <dd className="inline">{item.expected}</dd>
                     </div>
                   ) : null}

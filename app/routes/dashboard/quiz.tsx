@@ -153,7 +153,7 @@ export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
           </li>
           <li className="flex items-center gap-2">
             <Target aria-hidden="true" className="size-5 text-brand-700" />
-            Score requis : {formatPercent(quiz.passingScore)}
+            Score requis : {formatPercent(quiz.passingScore)}
           </li>
           <li className="flex items-center gap-2">
             <RotateCcw aria-hidden="true" className="size-5 text-brand-700" />
@@ -162,21 +162,21 @@ export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
         </ul>
         {quiz.timeLimitMinutes !== null ? (
           <p className="mt-3 text-sm text-slate-600">
-            Le temps court dès que vous commencez, même si vous quittez la page : à la fin du temps, la tentative est corrigée avec les
+            Le temps court dès que vous commencez, même si vous quittez la page : à la fin du temps, la tentative est corrigée avec les
             réponses enregistrées.
           </p>
         ) : null}
         {!online && quiz.timeLimitMinutes !== null ? (
           <Alert tone="warning" className="mt-4">
-            Vous êtes hors ligne : ce quiz est chronométré et demande une connexion. Reconnectez-vous pour le commencer.
+            Vous êtes hors ligne : ce quiz est chronométré et demande une connexion. Reconnectez-vous pour le commencer.
           </Alert>
         ) : null}
         {waiting.length > 0 ? (
           <p role="status" className="mt-4 flex items-start gap-2 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-950">
             <CloudUpload aria-hidden="true" className="size-5 shrink-0" />
             {waiting.length > 1
-              ? `${waiting.length} tentatives sont gardées sur cet appareil : elles seront envoyées et corrigées dès le retour du réseau.`
-              : "Vos réponses sont gardées sur cet appareil : elles seront envoyées et corrigées dès le retour du réseau."}
+              ? `${waiting.length} tentatives sont gardées sur cet appareil : elles seront envoyées et corrigées dès le retour du réseau.`
+              : "Vos réponses sont gardées sur cet appareil : elles seront envoyées et corrigées dès le retour du réseau."}
           </p>
         ) : null}
         <div className="mt-4">
@@ -199,7 +199,7 @@ export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
               <p>
                 Vous avez utilisé toutes vos tentatives pour ce quiz.
                 {askForHelp && quiz.required
-                  ? ` Il est obligatoire pour le certificat : écrivez à ${askForHelp.who}, qui peut vous ouvrir une nouvelle tentative.`
+                  ? ` Il est obligatoire pour le certificat : écrivez à ${askForHelp.who}, qui peut vous ouvrir une nouvelle tentative.`
                   : ""}
               </p>
               {askForHelp ? (
@@ -265,7 +265,7 @@ function OfflineAttempt({
       <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">{title}</h1>
       <p role="status" className="flex items-start gap-2 rounded-md bg-amber-50 px-4 py-3 text-sm text-amber-950">
         <CloudUpload aria-hidden="true" className="size-5 shrink-0" />
-        Vous êtes hors ligne : vos réponses seront gardées sur cet appareil, puis envoyées et corrigées dès le retour du réseau.
+        Vous êtes hors ligne : vos réponses seront gardées sur cet appareil, puis envoyées et corrigées dès le retour du réseau.
       </p>
       <form
         className="space-y-5"

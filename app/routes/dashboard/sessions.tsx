@@ -46,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       {
         type: "success",
         title: "Nouvelle adresse d'agenda",
-        description: "L'ancienne ne fonctionne plus : abonnez votre agenda à la nouvelle.",
+        description: "L'ancienne ne fonctionne plus : abonnez votre agenda à la nouvelle.",
       },
       { status: 303 },
     );
@@ -60,9 +60,9 @@ export async function action({ request, context }: Route.ActionArgs) {
         ? {
             type: "success",
             title: "Inscription enregistrée",
-            description: `Vous recevrez un rappel 24 h et 1 h avant « ${session.title} ».`,
+            description: `Vous recevrez un rappel 24 h et 1 h avant « ${session.title} ».`,
           }
-        : { type: "success", title: "Inscription retirée", description: `Plus de rappel pour « ${session.title} ».` },
+        : { type: "success", title: "Inscription retirée", description: `Plus de rappel pour « ${session.title} ».` },
       { status: 303 },
     );
   } catch (error) {
@@ -82,7 +82,7 @@ export default function LearnerSessionsPage({ loaderData }: Route.ComponentProps
       <div>
         <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Mes sessions en direct</h1>
         <p className="mt-2 text-slate-700">
-          « Rejoindre » s'ouvre 10 minutes avant le début. Inscrivez-vous pour recevoir un rappel par e-mail 24 h et 1 h avant.
+          « Rejoindre » s'ouvre 10 minutes avant le début. Inscrivez-vous pour recevoir un rappel par e-mail 24 h et 1 h avant.
         </p>
       </div>
       <Card aria-labelledby="prochaines">
@@ -111,8 +111,8 @@ export default function LearnerSessionsPage({ loaderData }: Route.ComponentProps
         </CardHeader>
         <CardContent className="space-y-3 text-sm text-slate-700">
           <p>
-            Abonnez votre agenda (Google Agenda : « Ajouter un agenda » puis « À partir de l'URL » ; iPhone : Réglages, Calendrier, Comptes,
-            « Ajouter un calendrier avec abonnement ») à cette adresse : les sessions de vos formations y apparaissent et s'y mettent à
+            Abonnez votre agenda (Google Agenda : « Ajouter un agenda » puis « À partir de l'URL » ; iPhone : Réglages, Calendrier, Comptes,
+            « Ajouter un calendrier avec abonnement ») à cette adresse : les sessions de vos formations y apparaissent et s'y mettent à
             jour.
           </p>
           <label htmlFor="feed-url" className="block font-medium text-slate-900">
@@ -124,7 +124,7 @@ export default function LearnerSessionsPage({ loaderData }: Route.ComponentProps
             value={feedUrl}
             className="w-full rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-xs text-slate-900"
           />
-          <p>Gardez-la pour vous : elle donne vos sessions à qui la connaît. Si vous l'avez partagée par erreur, changez-la.</p>
+          <p>Gardez-la pour vous : elle donne vos sessions à qui la connaît. Si vous l'avez partagée par erreur, changez-la.</p>
           <Form method="post">
             <input type="hidden" name="intent" value="revoke-feed" />
             <Button type="submit" variant="outline" size="sm">

@@ -33,13 +33,13 @@ type Listing = { records: DownloadRecord[]; space: { usage: number; quota: numbe
 function pendingLine(entry: PendingEntry): string {
   if (isQuizAttempt(entry)) {
     const count = Object.values(entry.answers).filter((answer) => answer.trim() !== "").length;
-    return `Quiz « ${entry.title} » : ${plural(count, "réponse donnée", "réponses données")} le ${formatDateTime(new Date(entry.answeredAt))}, corrigé à l'envoi`;
+    return `Quiz « ${entry.title} » : ${plural(count, "réponse donnée", "réponses données")} le ${formatDateTime(new Date(entry.answeredAt))}, corrigé à l'envoi`;
   }
   const parts = [
     entry.doneAt ? "marquée comme terminée" : null,
     entry.seconds !== undefined ? `vidéo regardée jusqu'à ${Math.floor(entry.seconds / 60)} min ${entry.seconds % 60} s` : null,
   ];
-  return `${entry.title} : ${parts.filter(Boolean).join(", ")}`;
+  return `${entry.title} : ${parts.filter(Boolean).join(", ")}`;
 }
 
 /**
@@ -85,14 +85,14 @@ export default function DownloadsPage({ loaderData }: Route.ComponentProps) {
       <div>
         <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Téléchargements</h1>
         <p className="mt-2 text-slate-700">
-          Les leçons enregistrées sur cet appareil s'ouvrent sans connexion. Pour en ajouter, utilisez « Télécharger pour hors ligne » dans
+          Les leçons enregistrées sur cet appareil s'ouvrent sans connexion. Pour en ajouter, utilisez « Télécharger pour hors ligne » dans
           une leçon ou sur la page d'une formation.
         </p>
       </div>
 
       <noscript className="block">
         <p className="rounded-lg border border-slate-200 bg-white p-4 text-slate-700">
-          Cette page et le téléchargement pour hors ligne demandent JavaScript : activez-le pour voir et gérer les leçons enregistrées.
+          Cette page et le téléchargement pour hors ligne demandent JavaScript : activez-le pour voir et gérer les leçons enregistrées.
         </p>
       </noscript>
       {!supported ? <Alert tone="warning">Ce navigateur ne permet pas d'enregistrer des leçons pour hors ligne.</Alert> : null}
@@ -103,7 +103,7 @@ export default function DownloadsPage({ loaderData }: Route.ComponentProps) {
             <CloudUpload aria-hidden="true" className="size-5" />
             En attente d'envoi
           </h2>
-          <p className="text-sm">Fait sans connexion, envoyé dès le retour du réseau :</p>
+          <p className="text-sm">Fait sans connexion, envoyé dès le retour du réseau :</p>
           <ul className="list-disc space-y-1 pl-5 text-sm">
             {pending.map((entry) => (
               <li key={isQuizAttempt(entry) ? entry.attemptId : entry.lessonId}>{pendingLine(entry)}</li>

@@ -12,7 +12,7 @@ export function redirectAfterConfirmation(outcome: ConfirmOutcome, options: { sa
   if (outcome.status === "completed") {
     return redirectWithToast(
       `/dashboard/formations/${outcome.courseSlug}`,
-      { type: "success", title: "Paiement confirmé", description: "Votre inscription est active : bonne formation !" },
+      { type: "success", title: "Paiement confirmé", description: "Votre inscription est active : bonne formation !" },
       { status: 303 },
     );
   }
@@ -29,7 +29,7 @@ export function redirectAfterConfirmation(outcome: ConfirmOutcome, options: { sa
       {
         type: "success",
         title: "Paiement reçu",
-        description: "L'opérateur confirme votre paiement, arrivé après son expiration : l'institut le vérifie et vous répond vite.",
+        description: "L'opérateur confirme votre paiement, arrivé après son expiration : l'institut le vérifie et vous répond vite.",
       },
       { status: 303 },
     );

@@ -15,7 +15,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
     title: "À propos",
     description:
-      "Une œuvre de la Chambre de Commerce et d'Industrie du Mali : notre histoire, nos expertises en IA, cybersécurité et technologies émergentes, notre équipe de direction.",
+      "Une œuvre de la Chambre de Commerce et d'Industrie du Mali : notre histoire, nos expertises en IA, cybersécurité et technologies émergentes, notre équipe de direction.",
     path: "/a-propos",
   });
 
@@ -57,7 +57,7 @@ const expertises = [
   {
     icon: "cpu" as const,
     title: "Technologies émergentes",
-    text: "Développement web, énergie solaire, mécatronique : les compétences techniques qui transforment l'industrie.",
+    text: "Développement web, énergie solaire, mécatronique : les compétences techniques qui transforment l'industrie.",
     href: "/formations?categorie=tech",
     linkLabel: "Les formations Tech",
   },
@@ -125,7 +125,7 @@ export default function About({ loaderData }: Route.ComponentProps) {
             </p>
             <p className="mt-4 leading-relaxed text-slate-700">
               Formations certifiantes, programmes sur mesure pour les entreprises membres, partenariats avec des établissements
-              internationaux : l'institut relie le monde de la formation et celui de l'économie.
+              internationaux : l'institut relie le monde de la formation et celui de l'économie.
             </p>
             <a href="#equipe" className={buttonClasses({ variant: "outline", className: "mt-6" })}>
               Rencontrer notre équipe

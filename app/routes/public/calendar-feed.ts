@@ -10,7 +10,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const match = /^([\w-]+)\.ics$/.exec(params.feed ?? "");
   const ics = match ? await calendarFeedIcs(context.get(dbContext), match[1]!, context.get(envContext).PUBLIC_URL) : null;
   if (!ics) {
-    return new Response("Agenda introuvable : cette adresse n'existe pas ou a été remplacée.", {
+    return new Response("Agenda introuvable : cette adresse n'existe pas ou a été remplacée.", {
       status: 404,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
     });

@@ -47,7 +47,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       return data(
         {
           certificate: null,
-          message: `Trop de vérifications depuis votre connexion : réessayez dans ${formatRetryAfter(result.retryAfterSeconds)}.`,
+          message: `Trop de vérifications depuis votre connexion : réessayez dans ${formatRetryAfter(result.retryAfterSeconds)}.`,
         },
         { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
       );
@@ -82,11 +82,11 @@ export default function CertificatePage({ loaderData, params }: Route.ComponentP
                 {certificate.state === "valid"
                   ? "Ce certificat a été délivré par l'institut et il est valide."
                   : certificate.state === "expired"
-                    ? `Ce certificat a été délivré par l'institut ; sa validité a pris fin le ${certificate.validUntil}.`
-                    : `Ce certificat a été révoqué par l'institut${certificate.revokedAt ? ` le ${certificate.revokedAt}` : ""} : il n'atteste plus rien.`}
+                    ? `Ce certificat a été délivré par l'institut ; sa validité a pris fin le ${certificate.validUntil}.`
+                    : `Ce certificat a été révoqué par l'institut${certificate.revokedAt ? ` le ${certificate.revokedAt}` : ""} : il n'atteste plus rien.`}
               </p>
               {certificate.state === "revoked" && certificate.revokedReason ? (
-                <p className="mt-1">Motif : {certificate.revokedReason}</p>
+                <p className="mt-1">Motif : {certificate.revokedReason}</p>
               ) : null}
               {certificate.replacementCode ? (
                 <p className="mt-1">

@@ -11,7 +11,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
     title: "Vérifier un certificat",
     description:
-      "Vérifiez un certificat de l'institut avec son numéro : valide, expiré ou révoqué, au nom de qui et pour quelle formation.",
+      "Vérifiez un certificat de l'institut avec son numéro : valide, expiré ou révoqué, au nom de qui et pour quelle formation.",
     path: "/certificats",
   });
 
@@ -57,7 +57,7 @@ export default function VerifyCertificatePage({ loaderData }: Route.ComponentPro
         </h2>
         <p>
           Chaque certificat est aussi un badge numérique Open Badges 3.0 (une attestation vérifiable du W3C) signé avec la clé Ed25519 de
-          l'institut. Le titulaire peut vous remettre ce fichier : sa signature se vérifie avec notre clé publique, et sa révocation
+          l'institut. Le titulaire peut vous remettre ce fichier : sa signature se vérifie avec notre clé publique, et sa révocation
           éventuelle avec notre liste publiée.
         </p>
         <ul className="list-disc space-y-1 pl-5">

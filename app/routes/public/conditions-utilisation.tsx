@@ -25,7 +25,7 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
       intro={
         <p>
           Les présentes conditions régissent l'utilisation du site et de la plateforme de formation de l'
-          {institute.name} (« l'{institute.shortName} »). En utilisant le site, vous les acceptez.
+          {institute.name} (« l'{institute.shortName} »). En utilisant le site, vous les acceptez.
         </p>
       }
       sections={[
@@ -73,7 +73,7 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
           title: "Responsabilité et droit applicable",
           body: (
             <p>
-              Les présentes conditions sont soumises au droit malien. À compléter par le service juridique. Pour toute question :{" "}
+              Les présentes conditions sont soumises au droit malien. À compléter par le service juridique. Pour toute question :{" "}
               <a href={`mailto:${institute.email}`}>{institute.email}</a> ou notre <Link to="/contact">page de contact</Link>.
             </p>
           ),

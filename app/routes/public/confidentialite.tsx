@@ -33,7 +33,7 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
           title: "Responsable du traitement",
           body: (
             <p>
-              {institute.name}, {institute.address}. Contact : <a href={`mailto:${institute.email}`}>{institute.email}</a>.
+              {institute.name}, {institute.address}. Contact : <a href={`mailto:${institute.email}`}>{institute.email}</a>.
             </p>
           ),
         },
@@ -41,10 +41,10 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
           title: "Données collectées",
           body: (
             <ul>
-              <li>Formulaire de contact : nom, adresse e-mail, téléphone (facultatif), sujet, message et centre d'intérêt.</li>
-              <li>Lettre d'information : adresse e-mail.</li>
-              <li>Compte apprenant : nom, adresse e-mail, informations de profil et progression dans les formations.</li>
-              <li>Données techniques : adresse IP, utilisée pour protéger les formulaires contre les abus.</li>
+              <li>Formulaire de contact : nom, adresse e-mail, téléphone (facultatif), sujet, message et centre d'intérêt.</li>
+              <li>Lettre d'information : adresse e-mail.</li>
+              <li>Compte apprenant : nom, adresse e-mail, informations de profil et progression dans les formations.</li>
+              <li>Données techniques : adresse IP, utilisée pour protéger les formulaires contre les abus.</li>
             </ul>
           ),
         },
@@ -60,7 +60,7 @@ export default function Privacy({ loaderData }: Route.ComponentProps) {
         },
         {
           title: "Durée de conservation",
-          body: <p>À compléter par le service juridique (par exemple : messages de contact conservés 3 ans).</p>,
+          body: <p>À compléter par le service juridique (par exemple : messages de contact conservés 3 ans).</p>,
         },
         {
           title: "Cookies",

@@ -16,7 +16,7 @@ const SENT_PARAM = "envoye";
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
     title: "Contact",
-    description: "Contactez l'institut à Bamako : formulaire, téléphones, e-mail, adresse à la Cité SEMA et horaires d'ouverture.",
+    description: "Contactez l'institut à Bamako : formulaire, téléphones, e-mail, adresse à la Cité SEMA et horaires d'ouverture.",
     path: "/contact",
   });
 
@@ -30,7 +30,7 @@ type ActionData = { fieldErrors?: ContactFieldErrors; values?: ContactValues; fo
 export async function action({ request, context }: Route.ActionArgs) {
   const length = Number(request.headers.get("content-length") ?? "0");
   if (length > MAX_BODY_BYTES) {
-    return data<ActionData>({ formError: "Votre message est trop long pour être envoyé : 5 000 caractères au maximum." }, { status: 413 });
+    return data<ActionData>({ formError: "Votre message est trop long pour être envoyé : 5 000 caractères au maximum." }, { status: 413 });
   }
   const form = await request.formData();
   const input: Record<string, unknown> = {};
@@ -55,7 +55,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
         <div className="mx-auto max-w-6xl">
           <h1 className="text-3xl font-bold sm:text-4xl">Contactez-nous</h1>
           <p className="mt-3 max-w-2xl text-lg text-brand-100">
-            Une question sur nos formations, une inscription ou un partenariat ? Notre équipe vous répond sous 48 heures, du lundi au
+            Une question sur nos formations, une inscription ou un partenariat ? Notre équipe vous répond sous 48 heures, du lundi au
             samedi.
           </p>
         </div>

@@ -90,10 +90,10 @@ export default function LessonPreviewPage({ loaderData }: Route.ComponentProps) 
 
       <section aria-labelledby="suite" className="mt-10 rounded-2xl bg-brand-800 p-6 text-white sm:p-8">
         <h2 id="suite" className="text-xl font-bold">
-          Envie de suivre toute la formation ?
+          Envie de suivre toute la formation ?
         </h2>
         <p className="mt-2 text-brand-100">
-          Inscrivez-vous à « {course.title} » pour accéder à toutes les leçons, aux quiz et au certificat.
+          Inscrivez-vous à « {course.title} » pour accéder à toutes les leçons, aux quiz et au certificat.
         </p>
         <div className="mt-5 flex flex-col gap-3 sm:flex-row">
           {/* A draft or archived course, previewed by its teacher or an administrator, takes no enrolment. */}

@@ -95,7 +95,7 @@ export async function action(args: Route.ActionArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
-  { title: loaderData ? `Inscription : ${loaderData.course.title}` : "Page introuvable" },
+  { title: loaderData ? `Inscription : ${loaderData.course.title}` : "Page introuvable" },
   { name: "robots", content: "noindex" },
 ];
 
@@ -153,7 +153,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         </div>
       ) : free ? (
         <Form method="post" className="mt-6 space-y-3">
-          <p className="text-slate-700">Cette formation est gratuite : votre inscription est immédiate.</p>
+          <p className="text-slate-700">Cette formation est gratuite : votre inscription est immédiate.</p>
           <button type="submit" className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })} disabled={sending}>
             {sending ? "Inscription..." : "Commencer la formation"}
           </button>
@@ -197,7 +197,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
           </fieldset>
           {test ? (
             <p className="text-sm text-slate-600">
-              Mode essai : le mobile money et la carte passent par une passerelle de test, aucun argent réel n'est débité.
+              Mode essai : le mobile money et la carte passent par une passerelle de test, aucun argent réel n'est débité.
             </p>
           ) : null}
           <button type="submit" className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })} disabled={sending}>

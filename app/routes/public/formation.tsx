@@ -131,7 +131,7 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
         <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd(structuredData) }} />
       ) : (
         <div role="status" className="bg-accent-500 px-4 py-3 text-center text-sm text-slate-900">
-          <strong>Aperçu :</strong> ce cours est {course.status === "draft" ? "un brouillon" : "archivé"} ; il n'apparaît pas dans le
+          <strong>Aperçu :</strong> ce cours est {course.status === "draft" ? "un brouillon" : "archivé"} ; il n'apparaît pas dans le
           catalogue et seuls son enseignant et les administrateurs voient cette page.{" "}
           <Link
             to={href("/dashboard/course-creator/:id", { id: String(course.id) })}

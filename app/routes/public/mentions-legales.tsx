@@ -32,22 +32,22 @@ export default function LegalNotice({ loaderData }: Route.ComponentProps) {
                 {institute.name}, établissement créé par la {institute.chamberName} ({institute.chamberAcronym}).
               </p>
               <ul>
-                <li>Adresse : {institute.address}</li>
+                <li>Adresse : {institute.address}</li>
                 {institute.phone && (
                   <li>
-                    Téléphone : <a href={telHref(institute.phone)}>{institute.phone}</a>
+                    Téléphone : <a href={telHref(institute.phone)}>{institute.phone}</a>
                   </li>
                 )}
                 <li>
-                  E-mail : <a href={`mailto:${institute.email}`}>{institute.email}</a>
+                  E-mail : <a href={`mailto:${institute.email}`}>{institute.email}</a>
                 </li>
-                <li>Numéro d'immatriculation : à compléter.</li>
+                <li>Numéro d'immatriculation : à compléter.</li>
               </ul>
             </>
           ),
         },
         { title: "Directeur de la publication", body: <p>À compléter par l'institut.</p> },
-        { title: "Hébergement", body: <p>Nom, adresse et téléphone de l'hébergeur : à compléter.</p> },
+        { title: "Hébergement", body: <p>Nom, adresse et téléphone de l'hébergeur : à compléter.</p> },
         {
           title: "Propriété intellectuelle",
           body: (

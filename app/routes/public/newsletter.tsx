@@ -12,7 +12,7 @@ import { Icon } from "~/components/public/icon";
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(matches, {
     title: "Lettre d'information",
-    description: "Abonnez-vous à la lettre d'information de l'institut : nouvelles formations, sessions et événements.",
+    description: "Abonnez-vous à la lettre d'information de l'institut : nouvelles formations, sessions et événements.",
     path: "/newsletter",
   });
 

@@ -20,7 +20,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 }
 
 export function meta({ loaderData }: Route.MetaArgs) {
-  return [{ title: loaderData?.q ? `« ${loaderData.q} » · Recherche` : "Recherche" }];
+  return [{ title: loaderData?.q ? `« ${loaderData.q} » · Recherche` : "Recherche" }];
 }
 
 export default function SearchPage({ loaderData }: Route.ComponentProps) {
@@ -49,10 +49,10 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
       </Form>
 
       {!q ? (
-        <p className="text-slate-700">Tapez un mot : un titre de formation, un sujet du forum{sections.length > 2 ? ", un nom" : ""}.</p>
+        <p className="text-slate-700">Tapez un mot : un titre de formation, un sujet du forum{sections.length > 2 ? ", un nom" : ""}.</p>
       ) : found === 0 ? (
         <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-slate-700" role="status">
-          Aucun résultat pour « {q} ».
+          Aucun résultat pour « {q} ».
         </p>
       ) : (
         sections.map((section) => (

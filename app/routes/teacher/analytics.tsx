@@ -144,7 +144,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
           </CardTitle>
           {funnel ? (
             <p className="text-sm text-slate-600">
-              « {funnel.courseTitle} » : part des {plural(funnel.learners, "apprenant inscrit", "apprenants inscrits")} pendant la période
+              « {funnel.courseTitle} » : part des {plural(funnel.learners, "apprenant inscrit", "apprenants inscrits")} pendant la période
               qui ont terminé chaque leçon.{" "}
               {course ? null : (
                 <Link to={`?periode=${range}&cours=${funnel.courseId}`} className="text-brand-700 underline">

@@ -43,7 +43,7 @@ export default function TeacherCommissions({ loaderData }: Route.ComponentProps)
       <div>
         <h1 className="text-2xl font-bold text-slate-900">Mes Commissions</h1>
         <p className="mt-1 text-slate-600">
-          Ce que vous rapportent vos formations : votre part de chaque paiement reçu, moins les remboursements, et les versements de
+          Ce que vous rapportent vos formations : votre part de chaque paiement reçu, moins les remboursements, et les versements de
           l'institut.
         </p>
       </div>
@@ -64,7 +64,7 @@ export default function TeacherCommissions({ loaderData }: Route.ComponentProps)
         <CardContent>
           {months.length === 0 ? (
             <p className="text-sm text-slate-600">
-              Aucune commission pour l'instant : elles apparaissent dès le premier paiement d'une de vos formations.
+              Aucune commission pour l'instant : elles apparaissent dès le premier paiement d'une de vos formations.
             </p>
           ) : (
             <ul className="divide-y divide-slate-100">
@@ -83,7 +83,7 @@ export default function TeacherCommissions({ loaderData }: Route.ComponentProps)
                       {month.refundedFcfa ? ` · remboursé ${formatFcfa(month.refundedFcfa)}` : ""} · taux {month.rates}
                     </p>
                     <p className="text-sm text-slate-600">
-                      {month.courses.map((course) => `${course.title} : ${formatFcfa(course.commission)}`).join(" · ")}
+                      {month.courses.map((course) => `${course.title} : ${formatFcfa(course.commission)}`).join(" · ")}
                     </p>
                     <p className="font-semibold text-slate-900 tabular-nums">{formatFcfa(month.commissionFcfa)}</p>
                     {month.payout?.status === "paid" && month.payout.paidAt ? (

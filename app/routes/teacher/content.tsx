@@ -113,11 +113,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     switch (intent) {
       case "rename": {
         const { name } = await renameContentFile(db, user, fileId, { name: form.get("name") });
-        return redirectWithToast(back, { type: "success", title: "Fichier renommé", description: `Il s'appelle désormais « ${name} ».` });
+        return redirectWithToast(back, { type: "success", title: "Fichier renommé", description: `Il s'appelle désormais « ${name} ».` });
       }
       case "attach": {
         const { name } = await attachContentFile(db, user, fileId, parseContentTarget(form.get("target")));
-        return redirectWithToast(back, { type: "success", title: "Fichier rattaché", description: `« ${name} » est en place.` });
+        return redirectWithToast(back, { type: "success", title: "Fichier rattaché", description: `« ${name} » est en place.` });
       }
       case "replace": {
         const { places } = await replaceContentFile(db, user, fileId, form.get("replacementId"));
@@ -133,12 +133,12 @@ export async function action({ request, context }: Route.ActionArgs) {
         return redirectWithToast(back, {
           type: "success",
           title: "Fichier retiré",
-          description: `« ${name} » n'est plus utilisé à cet endroit.`,
+          description: `« ${name} » n'est plus utilisé à cet endroit.`,
         });
       }
       case "delete": {
         const { name } = await deleteContentFile(db, context.get(storageContext), user, fileId);
-        return redirectWithToast(back, { type: "success", title: "Fichier supprimé", description: `« ${name} » a été supprimé.` });
+        return redirectWithToast(back, { type: "success", title: "Fichier supprimé", description: `« ${name} » a été supprimé.` });
       }
       default:
         throw data("Action inconnue.", { status: 400 });
@@ -163,7 +163,7 @@ export default function ContentPage({ loaderData, actionData }: Route.ComponentP
       <div>
         <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Gérer Contenus</h1>
         <p className="mt-2 text-slate-700">
-          Les vidéos, documents et images de vos cours : où chacun est utilisé, sa taille, et les versions légères des vidéos.
+          Les vidéos, documents et images de vos cours : où chacun est utilisé, sa taille, et les versions légères des vidéos.
         </p>
       </div>
       <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4">
@@ -177,7 +177,7 @@ export default function ContentPage({ loaderData, actionData }: Route.ComponentP
         <StatCard
           label="Vidéos"
           value={totals.videos}
-          note={`versions légères prêtes : ${totals.videosReady}`}
+          note={`versions légères prêtes : ${totals.videosReady}`}
           icon={<Video className="size-5" />}
         />
         <StatCard
@@ -189,7 +189,7 @@ export default function ContentPage({ loaderData, actionData }: Route.ComponentP
       </dl>
       {truncated ? (
         <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-          Seuls les {truncated} premiers fichiers sont affichés : choisissez un cours pour voir les autres.
+          Seuls les {truncated} premiers fichiers sont affichés : choisissez un cours pour voir les autres.
         </p>
       ) : null}
       <ContentLibrary data={loaderData} actionData={actionData} />

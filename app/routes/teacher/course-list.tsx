@@ -107,7 +107,7 @@ function StatusForm({ course, admin }: { course: CourseView; admin: boolean }) {
         <input type="hidden" name="intent" value="change-status" />
         <input type="hidden" name="courseId" value={course.id} />
         <label htmlFor={selectId} className="sr-only">
-          Statut de « {course.title} »
+          Statut de « {course.title} »
         </label>
         <Select
           id={selectId}
@@ -121,7 +121,7 @@ function StatusForm({ course, admin }: { course: CourseView; admin: boolean }) {
           size="sm"
           variant="outline"
           disabled={pending}
-          aria-label={`Appliquer le statut choisi à « ${course.title} »`}
+          aria-label={`Appliquer le statut choisi à « ${course.title} »`}
         >
           {pending ? "…" : "Appliquer"}
         </Button>
@@ -141,7 +141,7 @@ function StatusForm({ course, admin }: { course: CourseView; admin: boolean }) {
         size="sm"
         variant={next === "published" ? "primary" : "outline"}
         disabled={pending}
-        aria-label={`${next === "published" ? "Publier" : "Archiver"} « ${course.title} »`}
+        aria-label={`${next === "published" ? "Publier" : "Archiver"} « ${course.title} »`}
       >
         {pending ? "…" : next === "published" ? "Publier" : "Archiver"}
       </Button>
@@ -176,7 +176,7 @@ function CourseCard({ course, admin }: { course: CourseView; admin: boolean }) {
             {/* The per-course list of "Mes Étudiants" (admins reach it too: /teacher is open to them). */}
             <Link to={`/teacher/students?cours=${course.id}`} className="font-medium text-brand-700 underline underline-offset-2">
               {course.enrolmentCount}
-              <span className="sr-only"> : voir les étudiants de « {course.title} »</span>
+              <span className="sr-only"> : voir les étudiants de « {course.title} »</span>
             </Link>
           </dd>
           <dt className="text-slate-600">Note</dt>
@@ -186,7 +186,7 @@ function CourseCard({ course, admin }: { course: CourseView; admin: boolean }) {
               className="font-medium text-brand-700 underline underline-offset-2"
             >
               {course.rating === null ? "Aucun avis" : `${formatRating(course.rating)} (${plural(course.reviewCount, "avis", "avis")})`}
-              <span className="sr-only"> : voir les avis de « {course.title} »</span>
+              <span className="sr-only"> : voir les avis de « {course.title} »</span>
             </Link>
             {course.baselineReviewCount > 0 ? (
               <span className="block text-xs text-slate-600">dont {course.baselineReviewCount} importés</span>
@@ -204,7 +204,7 @@ function CourseCard({ course, admin }: { course: CourseView; admin: boolean }) {
           <Link
             to={`${href("/dashboard/course-creator/:id", { id: String(course.id) })}?retour=${admin ? "/admin/my-courses" : "/teacher/courses"}`}
             className={buttonClasses({ variant: "outline", size: "sm" })}
-            aria-label={`Modifier « ${course.title} »`}
+            aria-label={`Modifier « ${course.title} »`}
           >
             <FilePen aria-hidden="true" className="size-4" />
             Modifier
@@ -212,7 +212,7 @@ function CourseCard({ course, admin }: { course: CourseView; admin: boolean }) {
           <Link
             to={href("/formations/:slug", { slug: course.slug })}
             className={buttonClasses({ variant: "ghost", size: "sm" })}
-            aria-label={`Aperçu de « ${course.title} »`}
+            aria-label={`Aperçu de « ${course.title} »`}
           >
             Aperçu
           </Link>
@@ -220,7 +220,7 @@ function CourseCard({ course, admin }: { course: CourseView; admin: boolean }) {
             <Link
               to={`/admin/inscriptions?cours=${course.id}`}
               className={buttonClasses({ variant: "ghost", size: "sm" })}
-              aria-label={`Gérer les inscriptions de « ${course.title} »`}
+              aria-label={`Gérer les inscriptions de « ${course.title} »`}
             >
               Inscriptions
             </Link>

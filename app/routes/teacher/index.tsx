@@ -17,10 +17,10 @@ import type { Route } from "./+types/index";
 const ACTIVITY_DAYS = 30;
 
 const activityText: Record<TeacherActivity["kind"], (row: TeacherActivity) => string> = {
-  enrolment: (row) => `s'est inscrit·e à « ${row.courseTitle} »`,
-  completion: (row) => `a terminé « ${row.courseTitle} »`,
-  quiz: (row) => `a rendu un quiz de « ${row.courseTitle} » — ${row.detail}`,
-  forum: (row) => `a publié « ${row.detail} » sur le forum`,
+  enrolment: (row) => `s'est inscrit·e à « ${row.courseTitle} »`,
+  completion: (row) => `a terminé « ${row.courseTitle} »`,
+  quiz: (row) => `a rendu un quiz de « ${row.courseTitle} » — ${row.detail}`,
+  forum: (row) => `a publié « ${row.detail} » sur le forum`,
 };
 
 /** The teacher's dashboard (admins: over every course): every figure from stored data. */
@@ -102,8 +102,8 @@ export default function TeacherDashboard({ loaderData }: Route.ComponentProps) {
           <StatCard label="Heures de cours" value={cards.courseHours} note="Durée totale des leçons" icon={<Clock className={icon} />} />
         </dl>
         <p className="mt-2 text-xs text-slate-600">
-          Taux de réussite : part des inscriptions ouvertes (en cours ou terminées) dont l'apprenant a terminé toutes les leçons. Étudiants
-          actifs : apprenants dont l'inscription est en cours.
+          Taux de réussite : part des inscriptions ouvertes (en cours ou terminées) dont l'apprenant a terminé toutes les leçons. Étudiants
+          actifs : apprenants dont l'inscription est en cours.
         </p>
       </section>
 

@@ -119,7 +119,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirectWithToast(PATH, {
         type: "success",
         title: "Quiz supprimé",
-        description: `Le quiz « ${quiz.title} » a été supprimé avec succès.`,
+        description: `Le quiz « ${quiz.title} » a été supprimé avec succès.`,
       });
     } catch (error) {
       if (!isAppError(error, "not_found")) throw error;
@@ -140,7 +140,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return answer({
       values: applyQuizEditIntent(values, edit),
       tab: "questions",
-      message: edit.kind === "add-question" ? "Question ajoutée : la question a été ajoutée au quiz." : null,
+      message: edit.kind === "add-question" ? "Question ajoutée : la question a été ajoutée au quiz." : null,
     });
   }
 
@@ -149,7 +149,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirectWithToast(
       PATH,
       quizId
-        ? { type: "success", title: "Quiz mis à jour", description: `Le quiz « ${saved.title} » a été enregistré.` }
+        ? { type: "success", title: "Quiz mis à jour", description: `Le quiz « ${saved.title} » a été enregistré.` }
         : { type: "success", title: "Quiz créé", description: "Le quiz a été créé avec succès." },
     );
   } catch (error) {
@@ -207,10 +207,10 @@ export default function TeacherQuizPage({ loaderData, actionData }: Route.Compon
       {deleting ? (
         <div role="alertdialog" aria-labelledby="confirmer-suppression" className="rounded-lg border border-red-200 bg-red-50 p-4">
           <p id="confirmer-suppression" className="font-semibold text-red-900">
-            Êtes-vous sûr de vouloir supprimer ce quiz ?
+            Êtes-vous sûr de vouloir supprimer ce quiz ?
           </p>
           <p className="text-sm text-red-900">
-            « {deleting.title} » quittera la liste et la règle du certificat ; les tentatives passées restent dans les résultats.
+            « {deleting.title} » quittera la liste et la règle du certificat ; les tentatives passées restent dans les résultats.
           </p>
           <Form method="post" className="mt-3 flex flex-wrap gap-2">
             <input type="hidden" name="quizId" value={deleting.id} />

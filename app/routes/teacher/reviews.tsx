@@ -113,7 +113,7 @@ export default function ReviewsPage({ loaderData }: Route.ComponentProps) {
         <h1 className="text-2xl font-bold text-slate-900">Avis des apprenants</h1>
         <p className="mt-1 text-slate-600">
           {moderator
-            ? "Les notes de chaque cours et les avis écrits par leurs apprenants ; un avis abusif peut être masqué."
+            ? "Les notes de chaque cours et les avis écrits par leurs apprenants ; un avis abusif peut être masqué."
             : "Les notes de vos cours et les avis écrits par vos apprenants."}
         </p>
       </div>
@@ -225,7 +225,7 @@ export default function ReviewsPage({ loaderData }: Route.ComponentProps) {
                         type="submit"
                         size="sm"
                         variant="outline"
-                        aria-label={`${review.hidden ? "Rétablir" : "Masquer"} l'avis de ${review.author} sur « ${review.courseTitle} »`}
+                        aria-label={`${review.hidden ? "Rétablir" : "Masquer"} l'avis de ${review.author} sur « ${review.courseTitle} »`}
                       >
                         {review.hidden ? "Rétablir" : "Masquer"}
                       </Button>

@@ -40,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       {
         type: "success",
         title: "Session planifiée",
-        description: `« ${session.title} », ${formatWeekdayDateTime(session.startsAt)}. Les apprenants sont prévenus.`,
+        description: `« ${session.title} », ${formatWeekdayDateTime(session.startsAt)}. Les apprenants sont prévenus.`,
       },
       { status: 303 },
     );
@@ -65,7 +65,7 @@ export default function SchedulePage({ loaderData, actionData }: Route.Component
         <CardContent className="pt-6">
           {courses.length === 0 ? (
             <p className="text-slate-700">
-              Créez d'abord un cours :{" "}
+              Créez d'abord un cours :{" "}
               <Link to="/teacher/create-course" className="font-medium text-brand-700 underline">
                 Créer un cours
               </Link>

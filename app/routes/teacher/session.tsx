@@ -219,7 +219,7 @@ export default function SessionPage({ loaderData, actionData }: Route.ComponentP
                 <input type="hidden" name="intent" value="cancel" />
                 <label className="flex items-center gap-2 text-sm text-slate-800">
                   <input type="checkbox" name="confirm" value="oui" required className="size-4 accent-brand-700" />
-                  Je confirme l'annulation : les apprenants du cours seront prévenus et aucun rappel ne partira.
+                  Je confirme l'annulation : les apprenants du cours seront prévenus et aucun rappel ne partira.
                 </label>
                 <Button type="submit" variant="outline" className="border-red-300 text-red-800">
                   Annuler la session

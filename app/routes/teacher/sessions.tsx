@@ -41,7 +41,7 @@ export default function SessionsPage({ loaderData }: Route.ComponentProps) {
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div>
           <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Sessions en direct</h1>
-          <p className="mt-2 text-slate-700">« Démarrer » ouvre la salle 10 minutes avant le début, jusqu'à la fin de la session.</p>
+          <p className="mt-2 text-slate-700">« Démarrer » ouvre la salle 10 minutes avant le début, jusqu'à la fin de la session.</p>
         </div>
         <Link to="/teacher/schedule" className={buttonClasses({})}>
           <CalendarPlus aria-hidden="true" className="size-4" />
@@ -78,7 +78,7 @@ export default function SessionsPage({ loaderData }: Route.ComponentProps) {
                       to={href("/teacher/sessions/:id", { id: String(session.id) })}
                       className={buttonClasses({ variant: "outline", size: "sm" })}
                     >
-                      Gérer<span className="sr-only"> « {session.title} »</span>
+                      Gérer<span className="sr-only"> « {session.title} »</span>
                     </Link>
                   </div>
                 </li>
@@ -123,7 +123,7 @@ export default function SessionsPage({ loaderData }: Route.ComponentProps) {
                       rel="noopener noreferrer"
                       className="text-sm font-medium text-brand-700 underline"
                     >
-                      Enregistrement<span className="sr-only"> de « {session.title} » (nouvel onglet)</span>
+                      Enregistrement<span className="sr-only"> de « {session.title} » (nouvel onglet)</span>
                     </a>
                   ) : null}
                 </li>

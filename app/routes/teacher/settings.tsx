@@ -121,7 +121,7 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
               name="bio"
               optional
               error={error("bio")}
-              hint="Affichée sous « Votre formateur » sur les pages de vos formations."
+              hint="Affichée sous « Votre formateur » sur les pages de vos formations."
             >
               {(props) => <Textarea {...props} rows={5} maxLength={BIO_MAX} defaultValue={values.bio} />}
             </Field>
@@ -194,7 +194,7 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
         <CardHeader>
           <CardTitle id="notifications">Notifications par e-mail</CardTitle>
           <p className="text-sm text-slate-600">
-            Toutes arrivent dans la cloche ; cochez celles que vous voulez aussi recevoir par e-mail.
+            Toutes arrivent dans la cloche ; cochez celles que vous voulez aussi recevoir par e-mail.
           </p>
         </CardHeader>
         <CardContent>

@@ -66,7 +66,7 @@ export async function action({ request, params, context, url }: Route.ActionArgs
   return redirectWithToast(url.pathname, {
     type: "success",
     title: "Tentative accordée",
-    description: "L'apprenant en est prévenu : il peut repasser le quiz.",
+    description: "L'apprenant en est prévenu : il peut repasser le quiz.",
   });
 }
 
@@ -100,7 +100,7 @@ export default function StudentPage({ loaderData, actionData }: Route.ComponentP
           <CardHeader>
             <CardTitle id={`cours-${row.id}`}>{row.courseTitle}</CardTitle>
             <p className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
-              <Badge tone="blue">{row.status}</Badge> Inscrit·e le {row.enrolledAt} · actif {row.lastActivity} · paiement : {row.payment}
+              <Badge tone="blue">{row.status}</Badge> Inscrit·e le {row.enrolledAt} · actif {row.lastActivity} · paiement : {row.payment}
               {row.certificate ? <Badge tone="green">Certificat délivré</Badge> : null}
             </p>
           </CardHeader>
@@ -129,7 +129,7 @@ export default function StudentPage({ loaderData, actionData }: Route.ComponentP
                 <ul className="mt-2 space-y-1 text-sm">
                   {row.attempts.map((attempt) => (
                     <li key={attempt.key}>
-                      {attempt.quizTitle} (tentative {attempt.attemptNumber}) : {attempt.score === null ? "—" : `${attempt.score} %`}{" "}
+                      {attempt.quizTitle} (tentative {attempt.attemptNumber}) : {attempt.score === null ? "—" : `${attempt.score} %`}{" "}
                       {attempt.passed ? (
                         <Badge tone="green">Réussi</Badge>
                       ) : attempt.passed === false ? (
@@ -146,7 +146,7 @@ export default function StudentPage({ loaderData, actionData }: Route.ComponentP
               return (
                 <Form key={quiz.quizId} method="post" className="space-y-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm">
                   <p className="text-amber-950">
-                    « {quiz.title} » : {plural(quiz.used, "tentative utilisée", "tentatives utilisées")}, aucune réussie ; il n'en reste
+                    « {quiz.title} » : {plural(quiz.used, "tentative utilisée", "tentatives utilisées")}, aucune réussie ; il n'en reste
                     plus.
                   </p>
                   <input type="hidden" name="quiz" value={quiz.quizId} />
@@ -158,7 +158,7 @@ export default function StudentPage({ loaderData, actionData }: Route.ComponentP
                     disabled={busy}
                   >
                     <RotateCcw aria-hidden="true" className="size-4" />
-                    Accorder une tentative<span className="sr-only"> au quiz « {quiz.title} »</span>
+                    Accorder une tentative<span className="sr-only"> au quiz « {quiz.title} »</span>
                   </button>
                   {failure ? (
                     <p role="alert" className="text-red-700">

@@ -120,13 +120,13 @@ export default function StudentsPage({ loaderData }: Route.ComponentProps) {
                     <p className="text-slate-900">{row.courseTitle}</p>
                     <p className="flex flex-wrap items-center gap-2 text-slate-600">
                       <Badge tone={statusTones[row.status]}>{row.statusLabel}</Badge>
-                      Paiement : {row.payment}
+                      Paiement : {row.payment}
                       {row.certificate ? <Badge tone="green">Certificat</Badge> : null}
                     </p>
                   </div>
                   <div className="text-sm">
                     <p className="text-slate-900">
-                      <span className="sr-only">Progression : </span>
+                      <span className="sr-only">Progression : </span>
                       {row.progress} %
                     </p>
                     <div aria-hidden="true" className="mt-1 h-1.5 rounded-full bg-slate-200">
@@ -134,7 +134,7 @@ export default function StudentsPage({ loaderData }: Route.ComponentProps) {
                     </div>
                   </div>
                   <div className="text-sm text-slate-600">
-                    <p>Quiz : {row.bestScore === null ? "—" : `${row.bestScore} %`}</p>
+                    <p>Quiz : {row.bestScore === null ? "—" : `${row.bestScore} %`}</p>
                     {row.quizzesSpent > 0 ? (
                       // Their page offers « Accorder une tentative ».
                       <Badge tone="red" className="whitespace-nowrap">

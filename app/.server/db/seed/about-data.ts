@@ -73,7 +73,7 @@ export const seedQuotes: (typeof quotes.$inferInsert)[] = [
   },
   {
     key: "technical-director",
-    text: "L'intelligence artificielle et la cybersécurité ne sont plus l'avenir : ce sont les compétences du présent.",
+    text: "L'intelligence artificielle et la cybersécurité ne sont plus l'avenir : ce sont les compétences du présent.",
     author: "Ibrahim Coulibaly",
     authorRole: "Directeur technique et de l'innovation",
     position: 3,

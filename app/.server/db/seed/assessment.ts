@@ -7,7 +7,7 @@ import { seedAssessments } from "./assessment-data";
 import { demoAccounts } from "./demo-accounts";
 
 /** The template paragraph the catalogue seed gives every lesson: replaced by the module's own text, never a teacher's. */
-const TEMPLATE_START = "Ce module porte sur : ";
+const TEMPLATE_START = "Ce module porte sur : ";
 
 function questionsOf(slug: string): QuizQuestion[] {
   return seedAssessments[slug]!.questions.map((question, index) => {
@@ -45,7 +45,7 @@ export async function seedAssessment(db: Database, options: { demoAccounts?: boo
       if ((await tx.$count(quizzes, eq(quizzes.courseId, course.id))) > 0) continue;
       await tx.insert(quizzes).values({
         courseId: course.id,
-        title: `Évaluation finale : ${course.title}`,
+        title: `Évaluation finale : ${course.title}`,
         description: "Huit questions sur l'ensemble des modules. 70 % de bonnes réponses valident la formation et ouvrent le certificat.",
         questions: questionsOf(slug),
         timeLimitMinutes: 20,

@@ -49,7 +49,7 @@ export const seedCourses = [
     slug: "intelligence-artificielle",
     title: "Intelligence Artificielle",
     description:
-      "Maîtrisez les fondements de l'intelligence artificielle et du machine learning : de Python aux modèles génératifs, avec des projets appliqués aux réalités des entreprises maliennes.",
+      "Maîtrisez les fondements de l'intelligence artificielle et du machine learning : de Python aux modèles génératifs, avec des projets appliqués aux réalités des entreprises maliennes.",
     level: "avance",
     category: "tech",
     durationWeeks: 12,
@@ -71,7 +71,7 @@ export const seedCourses = [
     slug: "cybersecurite",
     title: "Cybersécurité",
     description:
-      "Protégez les systèmes d'information : analyse des menaces, sécurité des réseaux, tests d'intrusion éthiques et réponse aux incidents, selon les standards internationaux.",
+      "Protégez les systèmes d'information : analyse des menaces, sécurité des réseaux, tests d'intrusion éthiques et réponse aux incidents, selon les standards internationaux.",
     level: "avance",
     category: "tech",
     durationWeeks: 10,
@@ -99,7 +99,7 @@ export const seedCourses = [
     slug: "marketing-digital",
     title: "Marketing Digital",
     description:
-      "Développez la présence en ligne de votre entreprise : stratégie digitale, réseaux sociaux, référencement, publicité en ligne et mesure des performances.",
+      "Développez la présence en ligne de votre entreprise : stratégie digitale, réseaux sociaux, référencement, publicité en ligne et mesure des performances.",
     level: "intermediaire",
     category: "marketing",
     durationWeeks: 8,
@@ -117,7 +117,7 @@ export const seedCourses = [
     slug: "data-science",
     title: "Data Science",
     description:
-      "Transformez les données en décisions : collecte, nettoyage, statistiques, visualisation et modèles prédictifs avec Python et SQL.",
+      "Transformez les données en décisions : collecte, nettoyage, statistiques, visualisation et modèles prédictifs avec Python et SQL.",
     level: "avance",
     category: "tech",
     durationWeeks: 14,
@@ -141,7 +141,7 @@ export const seedCourses = [
     slug: "developpement-web",
     title: "Développement Web",
     description:
-      "Créez des sites et des applications web modernes : HTML, CSS, JavaScript, React et Node.js, jusqu'à la mise en ligne d'un projet complet.",
+      "Créez des sites et des applications web modernes : HTML, CSS, JavaScript, React et Node.js, jusqu'à la mise en ligne d'un projet complet.",
     level: "intermediaire",
     category: "tech",
     durationWeeks: 16,
@@ -207,7 +207,7 @@ export const seedCourses = [
     slug: "agro-business",
     title: "Agro Business",
     description:
-      "Créez et développez une entreprise agricole rentable : chaînes de valeur, transformation, financement, commercialisation et gestion d'exploitation.",
+      "Créez et développez une entreprise agricole rentable : chaînes de valeur, transformation, financement, commercialisation et gestion d'exploitation.",
     level: "intermediaire",
     category: "agriculture",
     durationWeeks: 12,
@@ -231,7 +231,7 @@ export const seedCourses = [
     slug: "mecatronique",
     title: "Mécatronique",
     description:
-      "Associez mécanique, électronique et informatique : capteurs, automates programmables, robotique et systèmes embarqués pour l'industrie.",
+      "Associez mécanique, électronique et informatique : capteurs, automates programmables, robotique et systèmes embarqués pour l'industrie.",
     level: "avance",
     category: "ingenierie",
     durationWeeks: 18,
@@ -249,7 +249,7 @@ export const seedCourses = [
     slug: "maintenance-industrielle",
     title: "Maintenance Industrielle",
     description:
-      "Assurez la disponibilité des équipements de production : maintenance préventive et corrective, diagnostic des pannes, hydraulique et gestion de la maintenance.",
+      "Assurez la disponibilité des équipements de production : maintenance préventive et corrective, diagnostic des pannes, hydraulique et gestion de la maintenance.",
     level: "intermediaire",
     category: "ingenierie",
     durationWeeks: 14,
@@ -281,8 +281,8 @@ export function seedLessonsFor(course: { title: string; modules: readonly string
     title: module,
     description: `Module ${index + 1} sur ${course.modules.length} de la formation «\u00a0${course.title}\u00a0».`,
     content: [
-      `Ce module porte sur : ${module}. Il s'appuie sur des cas concrets tirés d'entreprises et d'institutions du Mali et de la sous-région.`,
-      "Lisez la leçon, consultez les documents joints quand il y en a, puis marquez la leçon comme terminée : votre progression est enregistrée et vous reprendrez là où vous vous êtes arrêté.",
+      `Ce module porte sur : ${module}. Il s'appuie sur des cas concrets tirés d'entreprises et d'institutions du Mali et de la sous-région.`,
+      "Lisez la leçon, consultez les documents joints quand il y en a, puis marquez la leçon comme terminée : votre progression est enregistrée et vous reprendrez là où vous vous êtes arrêté.",
       "Les séances en direct avec le formateur permettent de poser vos questions et de travailler les exercices en groupe.",
     ].join("\n\n"),
     durationMinutes: 30 + ((index * 15) % 45),

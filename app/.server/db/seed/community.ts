@@ -48,8 +48,8 @@ const threads: Thread[] = [
     author: "teacher",
     ago: 20 * DAY,
     category: "ressources",
-    title: "Bienvenue sur le forum : comment bien poser sa question",
-    body: "Bonjour à toutes et à tous !\n\nCe forum sert à nous entraider entre apprenants et formateurs. Pour obtenir une réponse rapide : choisissez la bonne catégorie, donnez un titre précis, dites ce que vous avez déjà essayé et, pour une erreur, copiez son message exact.\n\nRestez courtois : tout le monde a débuté un jour. #bienvenue #entraide",
+    title: "Bienvenue sur le forum : comment bien poser sa question",
+    body: "Bonjour à toutes et à tous !\n\nCe forum sert à nous entraider entre apprenants et formateurs. Pour obtenir une réponse rapide : choisissez la bonne catégorie, donnez un titre précis, dites ce que vous avez déjà essayé et, pour une erreur, copiez son message exact.\n\nRestez courtois : tout le monde a débuté un jour. #bienvenue #entraide",
     pinned: true,
     replies: [],
     likedBy: ["moussa", "kadiatou", "student", "mariam"],
@@ -58,18 +58,18 @@ const threads: Thread[] = [
     author: "moussa",
     ago: 12 * DAY,
     category: "intelligence-artificielle",
-    title: "Apprentissage supervisé ou non supervisé : comment choisir ?",
-    body: "Dans le module Machine Learning, je comprends la définition des deux, mais je ne sais pas lequel choisir pour mon projet : regrouper les clients d'une boutique de Bamako selon leurs achats. Des avis ? #IA #MachineLearning",
+    title: "Apprentissage supervisé ou non supervisé : comment choisir ?",
+    body: "Dans le module Machine Learning, je comprends la définition des deux, mais je ne sais pas lequel choisir pour mon projet : regrouper les clients d'une boutique de Bamako selon leurs achats. Des avis ? #IA #MachineLearning",
     replies: [
       {
         author: "teacher",
         ago: 11 * DAY,
-        body: "Bonne question, Moussa. Vous n'avez pas d'étiquette « type de client » au départ : c'est un problème non supervisé, de regroupement (clustering). Essayez k-means sur le montant et la fréquence des achats, puis regardez si les groupes ont un sens pour le commerçant.",
+        body: "Bonne question, Moussa. Vous n'avez pas d'étiquette « type de client » au départ : c'est un problème non supervisé, de regroupement (clustering). Essayez k-means sur le montant et la fréquence des achats, puis regardez si les groupes ont un sens pour le commerçant.",
       },
       {
         author: "kadiatou",
         ago: 10 * DAY,
-        body: "J'ai fait la même chose pour une coopérative de karité : pensez à mettre les variables à la même échelle avant k-means, sinon le montant écrase tout le reste.",
+        body: "J'ai fait la même chose pour une coopérative de karité : pensez à mettre les variables à la même échelle avant k-means, sinon le montant écrase tout le reste.",
       },
     ],
     likedBy: ["student", "oumar", "teacher"],
@@ -78,8 +78,8 @@ const threads: Thread[] = [
     author: "kadiatou",
     ago: 9 * DAY,
     category: "cybersecurite",
-    title: "Un mot de passe solide et facile à retenir, c'est possible ?",
-    body: "On nous conseille des mots de passe longs et différents partout, mais je n'arrive pas à tous les retenir. Comment faites-vous au quotidien ? #cybersécurité #motsdepasse",
+    title: "Un mot de passe solide et facile à retenir, c'est possible ?",
+    body: "On nous conseille des mots de passe longs et différents partout, mais je n'arrive pas à tous les retenir. Comment faites-vous au quotidien ? #cybersécurité #motsdepasse",
     replies: [
       {
         author: "mariam",
@@ -94,17 +94,17 @@ const threads: Thread[] = [
     ago: 6 * DAY,
     category: "intelligence-artificielle",
     title: "Installer Python et TensorFlow sur un ordinateur modeste",
-    body: "Mon ordinateur portable a 4 Go de mémoire et la connexion est lente à la maison. Quelle installation conseillez-vous pour suivre le module Python & TensorFlow sans tout bloquer ? #python #tensorflow",
+    body: "Mon ordinateur portable a 4 Go de mémoire et la connexion est lente à la maison. Quelle installation conseillez-vous pour suivre le module Python & TensorFlow sans tout bloquer ? #python #tensorflow",
     replies: [
       {
         author: "oumar",
         ago: 5 * DAY,
-        body: "Même situation pour moi : j'ai installé Miniconda plutôt qu'Anaconda, beaucoup plus léger, puis seulement les paquets du module. Téléchargez-les au cybercafé ou la nuit, quand le réseau est meilleur.",
+        body: "Même situation pour moi : j'ai installé Miniconda plutôt qu'Anaconda, beaucoup plus léger, puis seulement les paquets du module. Téléchargez-les au cybercafé ou la nuit, quand le réseau est meilleur.",
       },
       {
         author: "teacher",
         ago: 4 * DAY,
-        body: "Tout à fait. Pour les exercices du module, la version CPU de TensorFlow suffit. Et pour les gros entraînements, utilisez un carnet en ligne gratuit : votre ordinateur n'a alors qu'un navigateur à faire tourner.",
+        body: "Tout à fait. Pour les exercices du module, la version CPU de TensorFlow suffit. Et pour les gros entraînements, utilisez un carnet en ligne gratuit : votre ordinateur n'a alors qu'un navigateur à faire tourner.",
       },
     ],
     likedBy: ["oumar", "mariam"],
@@ -113,13 +113,13 @@ const threads: Thread[] = [
     author: "oumar",
     ago: 3 * DAY,
     category: "projets",
-    title: "Projet final : un site pour la coopérative de mon village",
-    body: "Pour le projet de Développement Web, je fais un site qui présente les produits de la coopérative maraîchère de mon village, avec les prix du jour. Vos retours sur la maquette sont les bienvenus ! #devweb #projet",
+    title: "Projet final : un site pour la coopérative de mon village",
+    body: "Pour le projet de Développement Web, je fais un site qui présente les produits de la coopérative maraîchère de mon village, avec les prix du jour. Vos retours sur la maquette sont les bienvenus ! #devweb #projet",
     replies: [
       {
         author: "teacher",
         ago: 2 * DAY,
-        body: "Très bon sujet, Oumar. Pensez aux téléphones d'abord : la plupart des clients de la coopérative le consulteront sur un petit écran, avec peu de données. Des pages légères et des images compressées.",
+        body: "Très bon sujet, Oumar. Pensez aux téléphones d'abord : la plupart des clients de la coopérative le consulteront sur un petit écran, avec peu de données. Des pages légères et des images compressées.",
       },
     ],
     likedBy: ["student", "kadiatou", "moussa"],
@@ -129,12 +129,12 @@ const threads: Thread[] = [
     ago: 1 * DAY,
     category: "questions-generales",
     title: "Payer une formation depuis la Côte d'Ivoire",
-    body: "Je vis à Abidjan : puis-je payer ma prochaine formation par mobile money depuis la Côte d'Ivoire ? #paiement",
+    body: "Je vis à Abidjan : puis-je payer ma prochaine formation par mobile money depuis la Côte d'Ivoire ? #paiement",
     replies: [
       {
         author: "admin",
         ago: 20 * HOUR,
-        body: "Bonjour Mariam, oui : au moment de l'inscription, choisissez « Mobile money » ; le paiement passe par CinetPay, qui accepte les opérateurs de plusieurs pays d'Afrique de l'Ouest. En cas de souci, écrivez-nous depuis la messagerie.",
+        body: "Bonjour Mariam, oui : au moment de l'inscription, choisissez « Mobile money » ; le paiement passe par CinetPay, qui accepte les opérateurs de plusieurs pays d'Afrique de l'Ouest. En cas de souci, écrivez-nous depuis la messagerie.",
       },
     ],
     likedBy: ["kadiatou"],
@@ -147,7 +147,7 @@ const conversation: Array<{ from: Person; to: Person; ago: number; body: string 
     from: "student",
     to: "teacher",
     ago: 8 * DAY,
-    body: "Bonjour M. Traoré, je bloque sur l'exercice de régression du module Machine Learning : mes prédictions sont toutes identiques. Auriez-vous une piste ?",
+    body: "Bonjour M. Traoré, je bloque sur l'exercice de régression du module Machine Learning : mes prédictions sont toutes identiques. Auriez-vous une piste ?",
   },
   {
     from: "teacher",
@@ -155,12 +155,12 @@ const conversation: Array<{ from: Person; to: Person; ago: number; body: string 
     ago: 8 * DAY - 2 * HOUR,
     body: "Bonjour Aïssata, vérifiez que vos données sont normalisées avant l'entraînement, et que le taux d'apprentissage n'est pas trop élevé. Si ça ne passe toujours pas, envoyez-moi votre carnet.",
   },
-  { from: "student", to: "teacher", ago: 7 * DAY, body: "C'était la normalisation ! Ça marche maintenant, merci beaucoup." },
+  { from: "student", to: "teacher", ago: 7 * DAY, body: "C'était la normalisation ! Ça marche maintenant, merci beaucoup." },
   {
     from: "teacher",
     to: "student",
     ago: 2 * DAY,
-    body: "Parfait. Ne manquez pas la prochaine session de questions-réponses : nous y aborderons l'IA générative, le module suivant.",
+    body: "Parfait. Ne manquez pas la prochaine session de questions-réponses : nous y aborderons l'IA générative, le module suivant.",
   },
 ];
 
@@ -204,7 +204,7 @@ async function writeCommunity(db: Database, now: Date): Promise<void> {
       teacher,
       group.id,
       {
-        body: `Bienvenue dans le groupe de la formation « ${group.course.title} » ! Posez ici vos questions sur les leçons et entraidez-vous ; je passe chaque soir.`,
+        body: `Bienvenue dans le groupe de la formation « ${group.course.title} » ! Posez ici vos questions sur les leçons et entraidez-vous ; je passe chaque soir.`,
       },
       at(15 * DAY),
     );

@@ -23,7 +23,7 @@ export const DEMO_LEARNER_EMAIL_DOMAIN = "demo.campus.test";
 /** Why the demo history may not be written with this environment (a deployment), or null. */
 export function demoHistoryRefusal(env: { NODE_ENV?: string; CAMPUS_MODE?: string }): string | null {
   if (env.NODE_ENV === "production" || env.CAMPUS_MODE === "production")
-    return "Refusé : seed:demo remplit une base d'essai de données inventées ; jamais sur un déploiement (NODE_ENV ou CAMPUS_MODE vaut production).";
+    return "Refusé : seed:demo remplit une base d'essai de données inventées ; jamais sur un déploiement (NODE_ENV ou CAMPUS_MODE vaut production).";
   return null;
 }
 
@@ -91,7 +91,7 @@ export async function seedDemoHistory(
     .from(courses)
     .where(eq(courses.status, "published"))
     .orderBy(courses.position, courses.id);
-  if (catalogue.length === 0) throw new Error("Aucune formation publiée : lancez d'abord l'application une fois (données initiales).");
+  if (catalogue.length === 0) throw new Error("Aucune formation publiée : lancez d'abord l'application une fois (données initiales).");
   const lessonRows = await db.select({ id: lessons.id, courseId: lessons.courseId }).from(lessons).orderBy(lessons.position, lessons.id);
   const quizRows = await db
     .select({ id: quizzes.id, courseId: quizzes.courseId, questions: quizzes.questions, passingScore: quizzes.passingScore })
@@ -218,7 +218,7 @@ export async function seedDemoHistory(
                   methodDetail:
                     method === "mobile_money" ? random.pick(["Orange Money", "Moov Money", "Wave"]) : method === "card" ? "VISA" : null,
                   status: abandoned ? "failed" : refunded ? "refunded" : "completed",
-                  failureReason: abandoned ? "Paiement abandonné : délai de 48 heures dépassé." : null,
+                  failureReason: abandoned ? "Paiement abandonné : délai de 48 heures dépassé." : null,
                   receiptNumber: method === "cash" && !abandoned ? `R-DEMO-${references.size}` : null,
                   recordedBy: method === "cash" && !abandoned ? (admin?.id ?? null) : null,
                   refundedBy: refunded ? (admin?.id ?? null) : null,

@@ -161,7 +161,7 @@ export async function seedDemoTeaching(db: Database, now = new Date()): Promise<
           {
             courseId: course.id,
             createdBy: teacher.id,
-            title: `Questions-réponses : ${course.title}`,
+            title: `Questions-réponses : ${course.title}`,
             description: "Venez avec vos questions sur les leçons de la semaine.",
             startsAt: at(2 + courseIndex),
             durationMinutes: 60,
@@ -173,7 +173,7 @@ export async function seedDemoTeaching(db: Database, now = new Date()): Promise<
           {
             courseId: course.id,
             createdBy: teacher.id,
-            title: `Atelier pratique : ${course.title}`,
+            title: `Atelier pratique : ${course.title}`,
             description: "Travaux pratiques guidés.",
             startsAt: at(-7 - courseIndex),
             durationMinutes: 90,
@@ -188,7 +188,7 @@ export async function seedDemoTeaching(db: Database, now = new Date()): Promise<
                 {
                   courseId: course.id,
                   createdBy: teacher.id,
-                  title: "Session annulée : révision",
+                  title: "Session annulée : révision",
                   startsAt: at(5),
                   durationMinutes: 60,
                   provider: "link" as const,

@@ -34,14 +34,14 @@ export function createCinetPayTransferProvider(options: {
       description?: string;
       data?: unknown;
     } | null;
-    if (!body) throw new Error(`CinetPay ${path} : réponse illisible (HTTP ${response.status}).`);
+    if (!body) throw new Error(`CinetPay ${path} : réponse illisible (HTTP ${response.status}).`);
     return body;
   }
 
   async function token(): Promise<string> {
     const body = await call("/v1/auth/login", { method: "POST", form: { apikey: options.apiKey, password: options.password } });
     const data = body.data as { token?: string } | undefined;
-    if (Number(body.code) !== 0 || !data?.token) throw new Error(`CinetPay : connexion refusée (${body.message ?? body.code}).`);
+    if (Number(body.code) !== 0 || !data?.token) throw new Error(`CinetPay : connexion refusée (${body.message ?? body.code}).`);
     return data.token;
   }
 
@@ -72,7 +72,7 @@ export function createCinetPayTransferProvider(options: {
         },
       });
       if (Number(contact.code) !== 0)
-        return { status: "failed", providerReference: null, message: `Contact refusé : ${contact.description ?? contact.message}` };
+        return { status: "failed", providerReference: null, message: `Contact refusé : ${contact.description ?? contact.message}` };
       const sent = await call("/v1/transfer/money/send/contact", {
         method: "POST",
         query: { token: auth },
@@ -83,7 +83,7 @@ export function createCinetPayTransferProvider(options: {
         },
       });
       if (Number(sent.code) !== 0)
-        return { status: "failed", providerReference: null, message: `Transfert refusé : ${sent.description ?? sent.message}` };
+        return { status: "failed", providerReference: null, message: `Transfert refusé : ${sent.description ?? sent.message}` };
       const first = (sent.data as Array<Array<{ transaction_id?: string; treatment_status?: string }>> | undefined)?.[0]?.[0];
       return outcomeOf(first?.treatment_status, first?.transaction_id ?? null, null);
     },
