@@ -50,9 +50,11 @@ describe("the interface's French", () => {
       const visit = (node: ts.Node): void => {
         const isText =
           ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node) || ts.isJsxText(node);
-        if (isText && plainSpace.test(node.getText(source))) {
+        // A JSX text's leading spaces are its own (" : {title}"), though getText() skips them as trivia.
+        const text = ts.isJsxText(node) ? source.text.slice(node.pos, node.end) : node.getText(source);
+        if (isText && plainSpace.test(text)) {
           const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
-          offences.push(`${path.relative(appDir, file)}:${line}: ${node.getText(source).trim()}`);
+          offences.push(`${path.relative(appDir, file)}:${line}: ${text.trim()}`);
         }
         ts.forEachChild(node, visit);
       };

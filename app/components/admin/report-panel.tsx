@@ -37,11 +37,11 @@ export function ReportPanel({
               <input type="hidden" name="back" value={back} />
               <button type="submit" name="format" value="csv" className={buttonClasses({ variant: "outline", size: "sm" })}>
                 <FileSpreadsheet aria-hidden="true" className="size-4" />
-                CSV<span className="sr-only"> : {report.label}</span>
+                CSV<span className="sr-only"> : {report.label}</span>
               </button>
               <button type="submit" name="format" value="pdf" className={buttonClasses({ variant: "outline", size: "sm" })}>
                 <FileText aria-hidden="true" className="size-4" />
-                PDF<span className="sr-only"> : {report.label}</span>
+                PDF<span className="sr-only"> : {report.label}</span>
               </button>
             </Form>
           </li>
@@ -70,14 +70,14 @@ export function ReportPanel({
                     className={buttonClasses({ variant: "ghost", size: "sm" })}
                     download
                   >
-                    CSV<span className="sr-only"> : {item.title}</span>
+                    CSV<span className="sr-only"> : {item.title}</span>
                   </a>
                   <a
                     href={href("/admin/rapports/:id/:format", { id: String(item.id), format: "pdf" })}
                     className={buttonClasses({ variant: "ghost", size: "sm" })}
                     download
                   >
-                    PDF<span className="sr-only"> : {item.title}</span>
+                    PDF<span className="sr-only"> : {item.title}</span>
                   </a>
                 </div>
               </li>

@@ -84,7 +84,7 @@ export function ContactInfoCards({ institute }: { institute: InstituteContact })
         <dl className="space-y-0.5">
           {institute.openingHours.map((slot) => (
             <div key={slot.days} className="flex flex-wrap gap-x-2">
-              <dt className="font-medium">{slot.days} :</dt>
+              <dt className="font-medium">{slot.days} :</dt>
               <dd>{slot.hours}</dd>
             </div>
           ))}

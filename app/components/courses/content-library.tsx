@@ -241,7 +241,7 @@ function FileRow({
           <Form method="post" className="flex flex-wrap items-end gap-2 p-3 pt-0">
             <input type="hidden" name="fileId" value={file.id} />
             <label htmlFor={`cible-${file.id}`} className="sr-only">
-              Où utiliser « {file.name} »
+              Où utiliser « {file.name} »
             </label>
             <div className="min-w-0 flex-1">
               <TargetSelect
@@ -365,7 +365,7 @@ export function ContentLibrary({ data, actionData }: { data: LibraryData; action
       {deleting ? (
         <div role="alertdialog" aria-labelledby="confirmer-suppression" className="rounded-lg border border-red-200 bg-red-50 p-4">
           <p id="confirmer-suppression" className="font-semibold text-red-900">
-            Supprimer « {deleting.name} » ?
+            Supprimer « {deleting.name} » ?
           </p>
           <p className="text-sm text-red-900">
             {deleting.used

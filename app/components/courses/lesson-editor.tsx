@@ -42,7 +42,7 @@ export function LessonEditor({ index, count, lesson, errors, files, limits, hydr
         <div className="flex flex-wrap items-center gap-2">
           <h3 id={headingId} className="mr-auto text-base font-semibold text-slate-900">
             Leçon {number}
-            <span className="sr-only"> : {title}</span>
+            <span className="sr-only"> : {title}</span>
           </h3>
           <IntentButton
             size="sm"

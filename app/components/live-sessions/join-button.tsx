@@ -24,7 +24,7 @@ export function JoinButton({
       <Button size={size} variant="outline" disabled title="La salle ouvre 10 minutes avant le début">
         <Video aria-hidden="true" className="size-4" />
         {label}
-        <span className="sr-only"> (la salle ouvre 10 minutes avant le début de « {title} »)</span>
+        <span className="sr-only"> (la salle ouvre 10 minutes avant le début de « {title} »)</span>
       </Button>
     );
   }
@@ -33,7 +33,7 @@ export function JoinButton({
       <Button type="submit" size={size}>
         <Video aria-hidden="true" className="size-4" />
         {label}
-        <span className="sr-only"> « {title} » (s'ouvre dans un nouvel onglet)</span>
+        <span className="sr-only"> « {title} » (s'ouvre dans un nouvel onglet)</span>
       </Button>
     </Form>
   );

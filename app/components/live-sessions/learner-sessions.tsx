@@ -47,11 +47,11 @@ export function LearnerSessions({
               {session.registered ? (
                 <Button type="submit" size="sm" variant="outline">
                   <Check aria-hidden="true" className="size-4" />
-                  Inscrit·e · se désinscrire<span className="sr-only"> de « {session.title} »</span>
+                  Inscrit·e · se désinscrire<span className="sr-only"> de « {session.title} »</span>
                 </Button>
               ) : (
                 <Button type="submit" size="sm" variant="secondary">
-                  S'inscrire<span className="sr-only"> à « {session.title} » (rappels par e-mail)</span>
+                  S'inscrire<span className="sr-only"> à « {session.title} » (rappels par e-mail)</span>
                 </Button>
               )}
             </Form>
@@ -61,7 +61,7 @@ export function LearnerSessions({
               className="inline-flex min-h-9 items-center gap-1 text-sm font-medium text-brand-700 underline underline-offset-2"
             >
               <CalendarPlus aria-hidden="true" className="size-4" />
-              Agenda<span className="sr-only"> : ajouter « {session.title} » à mon agenda (.ics)</span>
+              Agenda<span className="sr-only"> : ajouter « {session.title} » à mon agenda (.ics)</span>
             </a>
           </div>
         </li>

@@ -103,7 +103,7 @@ export function OfflineSync({ userId }: { userId: string }) {
           className="mb-4 flex flex-wrap items-center gap-2 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-950"
         >
           <span className="min-w-0 flex-1">
-            Vos réponses au quiz « {entry.title} », données hors ligne, n'ont pas été enregistrées : {entry.reason}
+            Vos réponses au quiz « {entry.title} », données hors ligne, n'ont pas été enregistrées : {entry.reason}
           </span>
           <button
             type="button"

@@ -57,7 +57,7 @@ export function LearnerQuizList({ slug, quizzes }: { slug: string; quizzes: Lear
             </div>
             <Link to={href} className={buttonClasses({ variant: quiz.passed ? "outline" : "primary", size: "sm" })}>
               {label}
-              <span className="sr-only"> : {quiz.title}</span>
+              <span className="sr-only"> : {quiz.title}</span>
             </Link>
           </li>
         );

@@ -64,7 +64,7 @@ export function QuestionField({
   return (
     <fieldset id={fieldId} className="rounded-lg border border-slate-200 bg-white p-4">
       <legend className="sr-only">
-        Question {index + 1} : {question.question}
+        Question {index + 1} : {question.question}
       </legend>
       <div aria-hidden="true">{heading}</div>
       <div className="mt-3 grid gap-2">

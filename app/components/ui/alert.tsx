@@ -29,7 +29,7 @@ export function Alert({
       className={cx("rounded-md border px-4 py-3 text-sm", tones[tone], className)}
       {...props}
     >
-      {title ? <span className="font-semibold">{title} : </span> : null}
+      {title ? <span className="font-semibold">{title} : </span> : null}
       {children}
     </div>
   );

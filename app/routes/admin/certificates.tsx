@@ -152,7 +152,7 @@ export default function AdminCertificatesPage({ loaderData, actionData }: Route.
                 {certificate.nameChanged ? (
                   <div className="mt-3 rounded-md bg-amber-50 p-3 text-sm text-amber-950">
                     <p>
-                      Le nom du compte est maintenant « {certificate.currentName} ». Réémettre révoque ce certificat et en délivre un
+                      Le nom du compte est maintenant « {certificate.currentName} ». Réémettre révoque ce certificat et en délivre un
                       nouveau à ce nom (mêmes formation, score et dates).
                     </p>
                     <Form method="post" className="mt-2">

@@ -154,7 +154,7 @@ export default function EnrolmentsPage({ loaderData, actionData }: Route.Compone
           </section>
           <section aria-labelledby="list-title" className="space-y-3">
             <h2 id="list-title" className="text-lg font-semibold text-slate-900">
-              {course.title} : {plural(total, "inscription", "inscriptions")}
+              {course.title} : {plural(total, "inscription", "inscriptions")}
             </h2>
             <Alert>{changeFailure?.message}</Alert>
             {enrolments.length === 0 ? (

@@ -384,13 +384,13 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
           <CardContent className="space-y-4">
             {refund.status !== "completed" ? (
               <p className="text-slate-700">
-                Ce paiement n'est pas (ou plus) remboursable : son statut est « {paymentStatusLabels[refund.status]} ».
+                Ce paiement n'est pas (ou plus) remboursable : son statut est « {paymentStatusLabels[refund.status]} ».
               </p>
             ) : (
               <>
                 <p className="text-slate-700">
                   Vous allez rembourser <strong>{formatFcfa(refund.amount)}</strong> à {refund.learner} ({refund.email}) pour «{" "}
-                  {refund.courseTitle} » (paiement {refund.reference}, {paymentMethodLabels[refund.method]}, {refund.date}). Son accès à la
+                  {refund.courseTitle} » (paiement {refund.reference}, {paymentMethodLabels[refund.method]}, {refund.date}). Son accès à la
                   formation sera fermé, il sera prévenu par e-mail et dans ses notifications, et la commission de l'enseignant sera diminuée
                   d'autant.
                 </p>

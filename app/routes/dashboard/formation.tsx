@@ -126,7 +126,7 @@ export default function LearnerCoursePage({ loaderData, actionData }: Route.Comp
         {nextQuiz ? (
           <>
             <p className="mt-3 text-slate-700">
-              Toutes les leçons sont terminées. Réussissez « {nextQuiz.title} » pour obtenir votre certificat.
+              Toutes les leçons sont terminées. Réussissez « {nextQuiz.title} » pour obtenir votre certificat.
             </p>
             <div className="mt-4 flex flex-wrap gap-3">
               <Link to={nextQuiz.href} className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })}>

@@ -287,7 +287,7 @@ export default function MyCoursesPage({ loaderData }: Route.ComponentProps) {
                   <p className="mt-2 mb-4 text-sm text-slate-700">
                     {course.certified ? (
                       <Link to="/dashboard/certificates" className="font-medium text-brand-700 underline underline-offset-2">
-                        Certificat délivré<span className="sr-only"> : {course.title}</span>
+                        Certificat délivré<span className="sr-only"> : {course.title}</span>
                       </Link>
                     ) : (
                       "Le certificat est délivré une fois les quiz obligatoires réussis."

@@ -63,7 +63,7 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-6xl space-y-6">
       <div>
-        <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Bienvenue, {firstName || "Utilisateur"} !</h1>
+        <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Bienvenue, {firstName || "Utilisateur"} !</h1>
         <p className="mt-2 text-slate-700">Voici où vous en êtes de vos formations.</p>
       </div>
 
@@ -75,7 +75,7 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
           <ul className="mt-1 space-y-1 text-sm">
             {pendingPayments.map((row) => (
               <li key={row.slug}>
-                {row.title} :{" "}
+                {row.title} :{" "}
                 <Link
                   to={row.reference ? `/dashboard/paiements/${row.reference}` : `/formations/${row.slug}/inscription`}
                   className="font-semibold underline underline-offset-2"
@@ -188,7 +188,7 @@ export default function DashboardIndex({ loaderData }: Route.ComponentProps) {
                     <p className="font-semibold text-slate-900">{course.title}</p>
                     <ProgressBar value={100} label={`Progression dans ${course.title}`} />
                     <p className="text-sm text-slate-600">
-                      {plural(course.lessonCount, "leçon terminée", "leçons terminées")} : le certificat est délivré une fois les quiz
+                      {plural(course.lessonCount, "leçon terminée", "leçons terminées")} : le certificat est délivré une fois les quiz
                       obligatoires réussis.
                     </p>
                   </div>

@@ -113,7 +113,7 @@ export default function PaymentPage({ loaderData }: Route.ComponentProps) {
               <dt className="font-semibold text-slate-900">Horaires</dt>
               {office.openingHours.map((line) => (
                 <dd key={line.days}>
-                  {line.days} : {line.hours}
+                  {line.days} : {line.hours}
                 </dd>
               ))}
             </div>

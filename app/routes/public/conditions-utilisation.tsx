@@ -25,7 +25,7 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
       intro={
         <p>
           Les présentes conditions régissent l'utilisation du site et de la plateforme de formation de l'
-          {institute.name} (« l'{institute.shortName} »). En utilisant le site, vous les acceptez.
+          {institute.name} (« l'{institute.shortName} »). En utilisant le site, vous les acceptez.
         </p>
       }
       sections={[

@@ -93,7 +93,7 @@ export default function LessonPreviewPage({ loaderData }: Route.ComponentProps) 
           Envie de suivre toute la formation ?
         </h2>
         <p className="mt-2 text-brand-100">
-          Inscrivez-vous à « {course.title} » pour accéder à toutes les leçons, aux quiz et au certificat.
+          Inscrivez-vous à « {course.title} » pour accéder à toutes les leçons, aux quiz et au certificat.
         </p>
         <div className="mt-5 flex flex-col gap-3 sm:flex-row">
           {/* A draft or archived course, previewed by its teacher or an administrator, takes no enrolment. */}

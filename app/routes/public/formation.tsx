@@ -131,7 +131,7 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
         <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd(structuredData) }} />
       ) : (
         <div role="status" className="bg-accent-500 px-4 py-3 text-center text-sm text-slate-900">
-          <strong>Aperçu :</strong> ce cours est {course.status === "draft" ? "un brouillon" : "archivé"} ; il n'apparaît pas dans le
+          <strong>Aperçu :</strong> ce cours est {course.status === "draft" ? "un brouillon" : "archivé"} ; il n'apparaît pas dans le
           catalogue et seuls son enseignant et les administrateurs voient cette page.{" "}
           <Link
             to={href("/dashboard/course-creator/:id", { id: String(course.id) })}
@@ -282,7 +282,7 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
                           className="inline-flex items-center gap-1.5 rounded-full bg-brand-50 px-3 py-1 text-sm font-semibold text-brand-800 hover:underline"
                         >
                           <Icon name="eye" className="size-4" aria-hidden="true" />
-                          Aperçu gratuit<span className="sr-only"> : {lesson.title}</span>
+                          Aperçu gratuit<span className="sr-only"> : {lesson.title}</span>
                         </Link>
                       ) : null}
                     </li>

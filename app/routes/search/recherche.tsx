@@ -52,7 +52,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
         <p className="text-slate-700">Tapez un mot : un titre de formation, un sujet du forum{sections.length > 2 ? ", un nom" : ""}.</p>
       ) : found === 0 ? (
         <p className="rounded-lg border border-slate-200 bg-white p-6 text-center text-slate-700" role="status">
-          Aucun résultat pour « {q} ».
+          Aucun résultat pour « {q} ».
         </p>
       ) : (
         sections.map((section) => (

@@ -38,7 +38,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-6xl space-y-6">
       <div>
         <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Analytics</h1>
-        <p className="mt-2 text-slate-700">Depuis le {sinceLabel} : chaque chiffre ne compte que cette période.</p>
+        <p className="mt-2 text-slate-700">Depuis le {sinceLabel} : chaque chiffre ne compte que cette période.</p>
         <p className="mt-1 text-sm">
           <Link
             to={course ? `/teacher/avis?cours=${course}` : "/teacher/avis"}
@@ -144,7 +144,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
           </CardTitle>
           {funnel ? (
             <p className="text-sm text-slate-600">
-              « {funnel.courseTitle} » : part des {plural(funnel.learners, "apprenant inscrit", "apprenants inscrits")} pendant la période
+              « {funnel.courseTitle} » : part des {plural(funnel.learners, "apprenant inscrit", "apprenants inscrits")} pendant la période
               qui ont terminé chaque leçon.{" "}
               {course ? null : (
                 <Link to={`?periode=${range}&cours=${funnel.courseId}`} className="text-brand-700 underline">

@@ -107,7 +107,7 @@ function StatusForm({ course, admin }: { course: CourseView; admin: boolean }) {
         <input type="hidden" name="intent" value="change-status" />
         <input type="hidden" name="courseId" value={course.id} />
         <label htmlFor={selectId} className="sr-only">
-          Statut de « {course.title} »
+          Statut de « {course.title} »
         </label>
         <Select
           id={selectId}
@@ -176,7 +176,7 @@ function CourseCard({ course, admin }: { course: CourseView; admin: boolean }) {
             {/* The per-course list of "Mes Étudiants" (admins reach it too: /teacher is open to them). */}
             <Link to={`/teacher/students?cours=${course.id}`} className="font-medium text-brand-700 underline underline-offset-2">
               {course.enrolmentCount}
-              <span className="sr-only"> : voir les étudiants de « {course.title} »</span>
+              <span className="sr-only"> : voir les étudiants de « {course.title} »</span>
             </Link>
           </dd>
           <dt className="text-slate-600">Note</dt>
@@ -186,7 +186,7 @@ function CourseCard({ course, admin }: { course: CourseView; admin: boolean }) {
               className="font-medium text-brand-700 underline underline-offset-2"
             >
               {course.rating === null ? "Aucun avis" : `${formatRating(course.rating)} (${plural(course.reviewCount, "avis", "avis")})`}
-              <span className="sr-only"> : voir les avis de « {course.title} »</span>
+              <span className="sr-only"> : voir les avis de « {course.title} »</span>
             </Link>
             {course.baselineReviewCount > 0 ? (
               <span className="block text-xs text-slate-600">dont {course.baselineReviewCount} importés</span>

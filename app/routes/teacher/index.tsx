@@ -72,7 +72,7 @@ export default function TeacherDashboard({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-6xl space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Bienvenue, {firstName || "Enseignant"} !</h1>
+          <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Bienvenue, {firstName || "Enseignant"} !</h1>
           <p className="mt-2 text-slate-700">Vos cours, vos apprenants et vos prochaines sessions.</p>
         </div>
         <div className="flex flex-wrap gap-2">

@@ -210,7 +210,7 @@ export default function TeacherQuizPage({ loaderData, actionData }: Route.Compon
             Êtes-vous sûr de vouloir supprimer ce quiz ?
           </p>
           <p className="text-sm text-red-900">
-            « {deleting.title} » quittera la liste et la règle du certificat ; les tentatives passées restent dans les résultats.
+            « {deleting.title} » quittera la liste et la règle du certificat ; les tentatives passées restent dans les résultats.
           </p>
           <Form method="post" className="mt-3 flex flex-wrap gap-2">
             <input type="hidden" name="quizId" value={deleting.id} />

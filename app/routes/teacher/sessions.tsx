@@ -78,7 +78,7 @@ export default function SessionsPage({ loaderData }: Route.ComponentProps) {
                       to={href("/teacher/sessions/:id", { id: String(session.id) })}
                       className={buttonClasses({ variant: "outline", size: "sm" })}
                     >
-                      Gérer<span className="sr-only"> « {session.title} »</span>
+                      Gérer<span className="sr-only"> « {session.title} »</span>
                     </Link>
                   </div>
                 </li>
@@ -123,7 +123,7 @@ export default function SessionsPage({ loaderData }: Route.ComponentProps) {
                       rel="noopener noreferrer"
                       className="text-sm font-medium text-brand-700 underline"
                     >
-                      Enregistrement<span className="sr-only"> de « {session.title} » (nouvel onglet)</span>
+                      Enregistrement<span className="sr-only"> de « {session.title} » (nouvel onglet)</span>
                     </a>
                   ) : null}
                 </li>

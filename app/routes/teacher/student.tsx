@@ -146,7 +146,7 @@ export default function StudentPage({ loaderData, actionData }: Route.ComponentP
               return (
                 <Form key={quiz.quizId} method="post" className="space-y-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm">
                   <p className="text-amber-950">
-                    « {quiz.title} » : {plural(quiz.used, "tentative utilisée", "tentatives utilisées")}, aucune réussie ; il n'en reste
+                    « {quiz.title} » : {plural(quiz.used, "tentative utilisée", "tentatives utilisées")}, aucune réussie ; il n'en reste
                     plus.
                   </p>
                   <input type="hidden" name="quiz" value={quiz.quizId} />
@@ -158,7 +158,7 @@ export default function StudentPage({ loaderData, actionData }: Route.ComponentP
                     disabled={busy}
                   >
                     <RotateCcw aria-hidden="true" className="size-4" />
-                    Accorder une tentative<span className="sr-only"> au quiz « {quiz.title} »</span>
+                    Accorder une tentative<span className="sr-only"> au quiz « {quiz.title} »</span>
                   </button>
                   {failure ? (
                     <p role="alert" className="text-red-700">
