@@ -130,7 +130,7 @@ test("a learner retakes the quiz, reloads mid-attempt, passes, and is certified"
   await expectNoSeriousA11yViolations(page);
 
   const download = page.waitForEvent("download");
-  await page.getByRole("link", { name: /Télécharger/ }).click();
+  await page.getByRole("link", { name: /Télécharger le certificat Intelligence Artificielle/ }).click();
   const pdf = await download;
   expect(pdf.suggestedFilename()).toMatch(/^certificat-ICEF-[A-Z0-9-]+\.pdf$/);
   const code = pdf.suggestedFilename().replace(/^certificat-|\.pdf$/g, "");

@@ -1,14 +1,18 @@
 /**
  * The seed's assessment content: every seeded course has a required final quiz of 8 to 10
  * questions of all three types (each one's right answer among its options), each lesson a text of
- * its own, and in a trial the demo learner one graded attempt; running it again changes nothing.
+ * its own, and in a trial the demo learners' graded attempts, a pass for each course they finished;
+ * running it again changes nothing.
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { courses, lessons, quizAttempts, quizzes, users } from "~/.server/db/schema";
+import { issueCertificateIfComplete } from "~/.server/certificates";
+import { certificates, courses, jobs, lessons, quizAttempts, quizzes, users } from "~/.server/db/schema";
 import { seedDatabase } from "~/.server/db/seed";
 import { seedCourses } from "~/.server/db/seed/catalogue-data";
+import { COMPLETION_CHECK_QUEUE, type CompletionCheck } from "~/.server/learning";
+import { testCertificates } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
 
 let handle: DatabaseHandle;
@@ -38,15 +42,36 @@ test("each seeded course has a required final quiz of real questions, and its le
   expect(texts.some((lesson) => lesson.content.startsWith("Ce module porte sur"))).toBe(false);
 });
 
-test("a trial gives the demo learner one failed attempt, once", async () => {
+test("a trial gives the demo student a failed attempt, and each demo learner who finished a course a pass and a certificate to issue, once", async () => {
   await seedDatabase(handle.db, { demoAccounts: true });
   await seedDatabase(handle.db, { demoAccounts: true });
   const attempts = await handle.db
-    .select({ attempt: quizAttempts })
+    .select({ email: users.email, course: courses.slug, attempt: quizAttempts })
     .from(quizAttempts)
     .innerJoin(users, eq(quizAttempts.userId, users.id))
-    .where(eq(users.email, "etudiant@campus.test"));
-  expect(attempts).toHaveLength(1);
-  expect(attempts[0]!.attempt).toMatchObject({ status: "submitted", score: 62.5, passed: false });
+    .innerJoin(quizzes, eq(quizAttempts.quizId, quizzes.id))
+    .innerJoin(courses, eq(quizzes.courseId, courses.id))
+    .orderBy(users.email, courses.slug);
+  expect(attempts.map(({ email, course, attempt }) => [email, course, attempt.status, attempt.score, attempt.passed])).toEqual([
+    ["etudiant@campus.test", "energie-solaire", "submitted", 87.5, true],
+    ["etudiant@campus.test", "intelligence-artificielle", "submitted", 62.5, false],
+    ["moussa.diallo@campus.test", "intelligence-artificielle", "submitted", 87.5, true],
+  ]);
+  // Passed the day after the last lesson, as a learner would, never in the future.
+  for (const { attempt } of attempts) expect(attempt.submittedAt!.getTime()).toBeLessThan(Date.now());
   expect(await handle.db.$count(quizzes)).toBe(seedCourses.length);
+
+  // The completion checks the passes asked for issue one certificate each, as the app's jobs do.
+  const checks = await handle.db.select({ payload: jobs.payload }).from(jobs).where(eq(jobs.queue, COMPLETION_CHECK_QUEUE));
+  expect(checks).toHaveLength(2);
+  for (const { payload } of checks) await issueCertificateIfComplete(handle.db, testCertificates, payload as CompletionCheck);
+  const issued = await handle.db
+    .select({ email: users.email, course: certificates.courseTitle })
+    .from(certificates)
+    .innerJoin(users, eq(certificates.userId, users.id))
+    .orderBy(users.email);
+  expect(issued).toEqual([
+    { email: "etudiant@campus.test", course: "Énergie Solaire" },
+    { email: "moussa.diallo@campus.test", course: "Intelligence Artificielle" },
+  ]);
 });

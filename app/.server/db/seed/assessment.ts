@@ -2,7 +2,8 @@ import { canTeach } from "~/lib/roles";
 import { and, asc, eq, like } from "drizzle-orm";
 import { gradeAttempt, type QuizQuestion } from "~/lib/quiz";
 import type { Database } from "../client";
-import { courses, lessons, quizAttempts, quizzes, users } from "../schema";
+import { requestCompletionCheck } from "../../learning";
+import { courses, enrolments, lessons, quizAttempts, quizzes, users } from "../schema";
 import { seedAssessments } from "./assessment-data";
 import { demoAccounts } from "./demo-accounts";
 
@@ -21,7 +22,8 @@ function questionsOf(slug: string): QuizQuestion[] {
 
 /**
  * The seeded courses' final quiz (required for the certificate), their lessons' own texts, and in a
- * trial the demo learner's first attempt (failed, two attempts left). Idempotent: a course that
+ * trial the demo learners' attempts: the demo student's first at "Intelligence Artificielle"
+ * (failed, two attempts left), and a pass at each course a demo learner finished. Idempotent: a course that
  * has (or had) a quiz gets none, a lesson already edited keeps its text.
  */
 export async function seedAssessment(db: Database, options: { demoAccounts?: boolean } = {}) {
@@ -57,7 +59,36 @@ export async function seedAssessment(db: Database, options: { demoAccounts?: boo
       });
     }
   });
-  if (options.demoAccounts) await seedDemoAttempt(db);
+  if (options.demoAccounts) {
+    await seedDemoAttempt(db);
+    await seedDemoPasses(db);
+  }
+}
+
+type Quiz = typeof quizzes.$inferSelect;
+
+/** A demo learner's graded attempt, as the quizzes capability leaves a submitted one. */
+async function insertAttempt(db: Database, quiz: Quiz, userId: string, answers: Record<string, string>, submittedAt: Date) {
+  const grade = gradeAttempt(quiz.questions, answers, quiz.passingScore);
+  const startedAt = new Date(submittedAt.getTime() - 14 * 60 * 1000);
+  await db.insert(quizAttempts).values({
+    quizId: quiz.id,
+    userId,
+    attemptNumber: 1,
+    status: "submitted",
+    startedAt,
+    deadlineAt: quiz.timeLimitMinutes ? new Date(startedAt.getTime() + quiz.timeLimitMinutes * 60_000) : null,
+    submittedAt,
+    questions: quiz.questions,
+    answers,
+    results: grade.results,
+    totalPoints: grade.totalPoints,
+    earnedPoints: grade.earnedPoints,
+    score: grade.score,
+    passingScore: quiz.passingScore,
+    passed: grade.passed,
+    updatedAt: submittedAt,
+  });
 }
 
 /** The demo learner tried the "Intelligence Artificielle" final quiz once, three weeks ago: 5 of 8, failed. */
@@ -72,8 +103,7 @@ async function seedDemoAttempt(db: Database) {
     .where(eq(users.email, student.email))
     .orderBy(asc(quizzes.id))
     .limit(1);
-  if (!row || (await db.$count(quizAttempts, eq(quizAttempts.userId, row.userId))) > 0) return;
-  const questions = row.quiz.questions;
+  if (!row || (await db.$count(quizAttempts, and(eq(quizAttempts.userId, row.userId), eq(quizAttempts.quizId, row.quiz.id)))) > 0) return;
   // Right on the first five, wrong on the next two, the last left blank.
   const wrong = (question: QuizQuestion) =>
     question.type === "true_false"
@@ -82,29 +112,42 @@ async function seedDemoAttempt(db: Database) {
         ? String((Number(question.correctAnswer) + 1) % question.options.length)
         : "Je ne sais pas";
   const answers = Object.fromEntries(
-    questions.flatMap((question, index) =>
+    row.quiz.questions.flatMap((question, index) =>
       index < 5 ? [[question.id, question.correctAnswer]] : index < 7 ? [[question.id, wrong(question)]] : [],
     ),
   );
-  const grade = gradeAttempt(questions, answers, row.quiz.passingScore);
-  const startedAt = new Date(Date.now() - 21 * 24 * 3600 * 1000);
-  const submittedAt = new Date(startedAt.getTime() + 14 * 60 * 1000);
-  await db.insert(quizAttempts).values({
-    quizId: row.quiz.id,
-    userId: row.userId,
-    attemptNumber: 1,
-    status: "submitted",
-    startedAt,
-    deadlineAt: row.quiz.timeLimitMinutes ? new Date(startedAt.getTime() + row.quiz.timeLimitMinutes * 60_000) : null,
-    submittedAt,
-    questions,
-    answers,
-    results: grade.results,
-    totalPoints: grade.totalPoints,
-    earnedPoints: grade.earnedPoints,
-    score: grade.score,
-    passingScore: row.quiz.passingScore,
-    passed: grade.passed,
-    updatedAt: submittedAt,
-  });
+  await insertAttempt(db, row.quiz, row.userId, answers, new Date(Date.now() - 21 * 24 * 3600 * 1000 + 14 * 60 * 1000));
+}
+
+/**
+ * The demo learners who finished a course passed its final quiz the day after their last lesson
+ * (all right but the last question), and ask for their certificate as the quizzes capability does:
+ * the completion check runs once the app's jobs start, and issues it, signed, with its notification.
+ */
+const demoPasses = [
+  { email: "etudiant@campus.test", slug: "energie-solaire" },
+  { email: "moussa.diallo@campus.test", slug: "intelligence-artificielle" },
+];
+
+async function seedDemoPasses(db: Database) {
+  for (const pass of demoPasses) {
+    const [row] = await db
+      .select({ userId: users.id, courseId: courses.id, completedAt: enrolments.completedAt, quiz: quizzes })
+      .from(users)
+      .innerJoin(courses, eq(courses.slug, pass.slug))
+      .innerJoin(enrolments, and(eq(enrolments.userId, users.id), eq(enrolments.courseId, courses.id), eq(enrolments.status, "completed")))
+      .innerJoin(quizzes, and(eq(quizzes.courseId, courses.id), eq(quizzes.required, true)))
+      .where(eq(users.email, pass.email))
+      .orderBy(asc(quizzes.id))
+      .limit(1);
+    if (!row?.completedAt) continue;
+    const { userId, courseId, quiz } = row;
+    if ((await db.$count(quizAttempts, and(eq(quizAttempts.userId, userId), eq(quizAttempts.quizId, quiz.id)))) > 0) continue;
+    const answers = Object.fromEntries(quiz.questions.slice(0, -1).map((question) => [question.id, question.correctAnswer]));
+    const submittedAt = new Date(Math.min(row.completedAt.getTime() + 24 * 3600 * 1000, Date.now() - 3600 * 1000));
+    await db.transaction(async (tx) => {
+      await insertAttempt(tx, quiz, userId, answers, submittedAt);
+      await requestCompletionCheck(tx, { userId, courseId });
+    });
+  }
 }

@@ -54,56 +54,66 @@ export async function seedDemoAccounts(db: Database): Promise<number> {
 }
 
 /**
- * The demo student follows "Intelligence Artificielle" (paid in cash at the office, two lessons
- * done), so the dashboard, "Mes Formations" and the player show something on a first try.
+ * The demo student's courses, so the dashboard, "Mes Formations", the player and the certificates
+ * show something on a first try: "Intelligence Artificielle" paid in cash at the office, two
+ * lessons done; "Énergie Solaire" paid by mobile money and finished, its lessons done over two
+ * months up to two days ago (its final quiz, passed, and so its certificate: ./assessment.ts).
  */
+const demoStudentCourses = [
+  { slug: "intelligence-artificielle", lessonsDone: 2, enrolledDaysAgo: 40, doneDaysAgo: [30, 18], method: "cash" },
+  { slug: "energie-solaire", lessonsDone: "all", enrolledDaysAgo: 75, doneDaysAgo: [70, 2], method: "mobile_money" },
+] as const;
+
 async function seedDemoLearning(db: Database, studentId: string, adminId: string | null) {
-  const [course] = await db
-    .select({ id: courses.id, priceFcfa: courses.priceFcfa })
-    .from(courses)
-    .where(eq(courses.slug, "intelligence-artificielle"));
-  if (!course) return;
-  const courseLessons = await db
-    .select({ id: lessons.id })
-    .from(lessons)
-    .where(eq(lessons.courseId, course.id))
-    .orderBy(asc(lessons.position));
   const now = new Date();
   const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
-  const doneAt = (index: number) => daysAgo(30 - index * 12);
-  await db.transaction(async (tx) => {
-    const done = courseLessons.slice(0, 2);
-    const [enrolment] = await tx
-      .insert(enrolments)
-      .values({
+  for (const plan of demoStudentCourses) {
+    const [course] = await db.select({ id: courses.id, priceFcfa: courses.priceFcfa }).from(courses).where(eq(courses.slug, plan.slug));
+    if (!course) continue;
+    const courseLessons = await db
+      .select({ id: lessons.id })
+      .from(lessons)
+      .where(eq(lessons.courseId, course.id))
+      .orderBy(asc(lessons.position));
+    const done = plan.lessonsDone === "all" ? courseLessons : courseLessons.slice(0, plan.lessonsDone);
+    const finished = done.length > 0 && done.length === courseLessons.length;
+    // Her lessons done at even steps between the first day and the last of `doneDaysAgo`.
+    const [first, last] = plan.doneDaysAgo;
+    const doneAt = (index: number) => daysAgo(done.length > 1 ? first - (index * (first - last)) / (done.length - 1) : first);
+    const lastStep = done.length ? doneAt(done.length - 1) : daysAgo(plan.enrolledDaysAgo - 1);
+    await db.transaction(async (tx) => {
+      const [enrolment] = await tx
+        .insert(enrolments)
+        .values({
+          userId: studentId,
+          courseId: course.id,
+          status: finished ? "completed" : "active",
+          progress: courseLessons.length ? Math.round((done.length / courseLessons.length) * 100) : 0,
+          lastLessonId: finished ? (done.at(-1)?.id ?? null) : (courseLessons[done.length]?.id ?? null),
+          enrolledAt: daysAgo(plan.enrolledDaysAgo),
+          activatedAt: daysAgo(plan.enrolledDaysAgo - 1),
+          completedAt: finished ? lastStep : null,
+          // Her last lesson done, not today.
+          updatedAt: lastStep,
+        })
+        .onConflictDoNothing()
+        .returning({ id: enrolments.id });
+      if (!enrolment) return;
+      await countCourseLearners(tx, course.id, 1);
+      await tx.insert(payments).values({
+        reference: newPaymentReference(),
+        enrolmentId: enrolment.id,
         userId: studentId,
         courseId: course.id,
-        status: "active",
-        progress: courseLessons.length ? Math.round((done.length / courseLessons.length) * 100) : 0,
-        lastLessonId: courseLessons[2]?.id ?? null,
-        enrolledAt: daysAgo(40),
-        activatedAt: daysAgo(39),
-        // Her last lesson done (below), not today.
-        updatedAt: done.length ? doneAt(done.length - 1) : daysAgo(39),
-      })
-      .onConflictDoNothing()
-      .returning({ id: enrolments.id });
-    if (!enrolment) return;
-    await countCourseLearners(tx, course.id, 1);
-    await tx.insert(payments).values({
-      reference: newPaymentReference(),
-      enrolmentId: enrolment.id,
-      userId: studentId,
-      courseId: course.id,
-      amount: course.priceFcfa,
-      method: "cash",
-      provider: "office",
-      status: "completed",
-      receiptNumber: "R-DEMO-0001",
-      recordedBy: adminId,
-      createdAt: daysAgo(40),
-      completedAt: daysAgo(39),
+        amount: course.priceFcfa,
+        ...(plan.method === "cash"
+          ? { method: "cash" as const, provider: "office", receiptNumber: "R-DEMO-0001", recordedBy: adminId }
+          : { method: "mobile_money" as const, provider: "sandbox" }),
+        status: "completed",
+        createdAt: daysAgo(plan.enrolledDaysAgo),
+        completedAt: daysAgo(plan.enrolledDaysAgo - 1),
+      });
+      await recordLessonsDone(tx, enrolment.id, done, doneAt);
     });
-    await recordLessonsDone(tx, enrolment.id, done, doneAt);
-  });
+  }
 }
