@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { Tabs as TabsPrimitive } from "radix-ui";
 import { cx } from "./control";
 
+// On a phone the tabs may wrap: each grows to fill its row, so no tab is left alone on half of one.
 const listClasses = "inline-flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1";
 const triggerClasses =
   "inline-flex min-h-10 items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-medium text-slate-700 " +
@@ -22,7 +23,7 @@ export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrim
 export function TabsTrigger({ className, ...props }: ComponentProps<typeof TabsPrimitive.Trigger>) {
   return (
     <TabsPrimitive.Trigger
-      className={cx(triggerClasses, "data-[state=active]:bg-white data-[state=active]:shadow-sm", className)}
+      className={cx(triggerClasses, "grow data-[state=active]:bg-white data-[state=active]:shadow-sm", className)}
       {...props}
     />
   );
@@ -51,12 +52,12 @@ export function LinkTabs({
         {items.map((item) => {
           const active = item.value === current;
           return (
-            <li key={item.value}>
+            <li key={item.value} className="flex grow">
               <Link
                 to={item.to}
                 preventScrollReset
                 aria-current={active ? "page" : undefined}
-                className={cx(triggerClasses, active && activeClasses)}
+                className={cx(triggerClasses, "grow", active && activeClasses)}
               >
                 {item.label}
               </Link>
