@@ -9,6 +9,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
+import { issueCertificateIfComplete } from "~/.server/certificates";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { notifications, quizAttemptGrants, quizAttempts, quizzes } from "~/.server/db/schema";
 import { loader as courseLoader } from "~/routes/dashboard/formation";
@@ -19,7 +20,7 @@ import { action as attemptAction, loader as attemptLoader } from "~/routes/dashb
 import { action as studentAction, loader as studentLoader } from "~/routes/teacher/student";
 import { loader as studentsLoader } from "~/routes/teacher/students";
 import { createCourse, createQuiz, createUser, enrol, rightAnswers, takeQuiz, type TestUser } from "../factories";
-import { createTestAuth, TEST_PUBLIC_URL } from "../setup/auth";
+import { createTestAuth, TEST_PUBLIC_URL, testCertificates } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
 import { routeCaller } from "../setup/routes";
 
@@ -103,6 +104,7 @@ describe("the way in", () => {
     const home = async () =>
       (await call(courseLoader, learner, coursePath, { params: { slug: course.slug } })).data as {
         nextQuiz?: { title: string; href: string; resume: boolean };
+        certified: boolean;
       };
     const markDone = async (lessonId: number) => {
       let response: Response | undefined;
@@ -133,8 +135,11 @@ describe("the way in", () => {
 
     // Passed: nothing waits any more, and marking a lesson done again says the course is finished.
     await takeQuiz(handle.db, learner, course, quiz, rightAnswers("Tombouctou-secret"));
-    expect((await home()).nextQuiz).toBeUndefined();
+    expect(await home()).toMatchObject({ nextQuiz: undefined, certified: false });
     expect(await markDone(lessons[1]!.id)).toMatchObject({ title: "Formation terminée !" });
+    // Once the completion check has issued it, the course home leads to the certificate.
+    await issueCertificateIfComplete(handle.db, testCertificates, { userId: learner.id, courseId: course.id });
+    expect((await home()).certified).toBe(true);
   });
 
   it("counts only this learner's attempts at this course's quizzes, and shows none to the teacher's preview", async () => {

@@ -1,6 +1,7 @@
 import { CalendarClock, Video } from "~/components/icons";
 import { Link, redirect, href } from "react-router";
 import { getCourseBySlug } from "~/.server/catalogue";
+import { myCertificateSummary } from "~/.server/certificates";
 import { dbContext, userContext } from "~/.server/context";
 import { isAppError } from "~/.server/errors";
 import { formFailure } from "~/.server/http/errors";
@@ -35,15 +36,17 @@ export async function loader(args: Route.LoaderArgs) {
     listLearnerQuizzes(db, user, slug),
   ]);
   const now = new Date();
-  const [sessions, review] = await Promise.all([
+  const completed = enrolment?.status === "completed";
+  const [sessions, review, certified] = await Promise.all([
     listLearnerSessions(db, user, now, { courseId: course.id, limit: 5 }),
     // Reviews are written by the course's learners (active or completed), not by a teacher's preview.
     enrolment ? getMyReview(db, user, course.id) : null,
+    completed ? myCertificateSummary(db, user).then((summary) => summary.courseIds.has(course.id)) : false,
   ]);
   // Quizzes are taken by the course's learners (a teacher's preview has no enrolment).
   const quizzes = enrolment ? courseQuizzes : [];
   // Every lesson done: a required quiz still to pass is what the learner does next.
-  const nextQuiz = enrolment?.status === "completed" ? nextRequiredQuiz(quizzes) : undefined;
+  const nextQuiz = completed ? nextRequiredQuiz(quizzes) : undefined;
   return {
     userId: user.id,
     canReview: Boolean(enrolment),
@@ -58,7 +61,8 @@ export async function loader(args: Route.LoaderArgs) {
     },
     nextLive: course.nextLiveAt && course.nextLiveAt > now ? formatWeekdayDateTime(course.nextLiveAt) : null,
     progress: enrolment?.progress ?? null,
-    completed: enrolment?.status === "completed",
+    completed,
+    certified,
     lessons: lessons.map(({ id, title, durationMinutes, done }) => ({ id, title, durationMinutes, done })),
     resumeHref: resume ? `/dashboard/formations/${course.slug}/lecons/${resume.lessonId}` : null,
     started: lessons.some((lesson) => lesson.done) || Boolean(enrolment?.lastLessonId),
@@ -97,8 +101,22 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? l
 
 /** A followed course's home: progress, "Continuer", the next live session, the lessons. */
 export default function LearnerCoursePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { userId, course, sessions, nextLive, progress, completed, lessons, resumeHref, started, quizzes, nextQuiz, canReview, review } =
-    loaderData;
+  const {
+    userId,
+    course,
+    sessions,
+    nextLive,
+    progress,
+    completed,
+    certified,
+    lessons,
+    resumeHref,
+    started,
+    quizzes,
+    nextQuiz,
+    canReview,
+    review,
+  } = loaderData;
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <div>
@@ -131,6 +149,20 @@ export default function LearnerCoursePage({ loaderData, actionData }: Route.Comp
             <div className="mt-4 flex flex-wrap gap-3">
               <Link to={nextQuiz.href} className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })}>
                 {nextQuiz.resume ? "Reprendre l'évaluation" : "Passer l'évaluation"}
+              </Link>
+              {resumeHref ? (
+                <Link to={resumeHref} className={buttonClasses({ variant: "outline", size: "lg", className: "w-full sm:w-auto" })}>
+                  Revoir les leçons
+                </Link>
+              ) : null}
+            </div>
+          </>
+        ) : certified ? (
+          <>
+            <p className="mt-3 text-slate-700">Formation terminée : votre certificat est délivré.</p>
+            <div className="mt-4 flex flex-wrap gap-3">
+              <Link to="/dashboard/certificates" className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })}>
+                Voir mon certificat
               </Link>
               {resumeHref ? (
                 <Link to={resumeHref} className={buttonClasses({ variant: "outline", size: "lg", className: "w-full sm:w-auto" })}>
