@@ -254,7 +254,7 @@ test.describe("a lesson downloaded for offline use", () => {
 
     // An attempt started online whose network goes before "Terminer et envoyer": the answers wait
     // on the phone, then finish that same attempt.
-    await page.getByRole("button", { name: "Nouvelle tentative" }).click();
+    await page.getByRole("button", { name: "Repasser le quiz" }).click();
     await patient(page.getByRole("heading", { level: 1 })).toContainText("tentative 2");
     await context.setOffline(true);
     await page.getByRole("radio", { name: "12,2 V" }).check();

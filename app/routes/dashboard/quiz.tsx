@@ -186,12 +186,17 @@ export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
             </Link>
           ) : attemptsLeft - newWaiting > 0 ? (
             <Form method="post" onSubmit={startOffline}>
+              {passed ? (
+                <p className="mb-3 text-slate-700">
+                  Vous avez réussi ce quiz. Vous pouvez le repasser pour vous entraîner : votre réussite reste acquise.
+                </p>
+              ) : null}
               <button
                 type="submit"
-                className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })}
+                className={buttonClasses({ variant: passed ? "outline" : "primary", size: "lg", className: "w-full sm:w-auto" })}
                 disabled={starting || (!online && quiz.timeLimitMinutes !== null)}
               >
-                {starting ? "Ouverture..." : attempts.length ? "Nouvelle tentative" : "Commencer le quiz"}
+                {starting ? "Ouverture..." : passed ? "Repasser le quiz" : attempts.length ? "Nouvelle tentative" : "Commencer le quiz"}
               </button>
             </Form>
           ) : (
