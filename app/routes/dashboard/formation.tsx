@@ -117,6 +117,16 @@ export default function LearnerCoursePage({ loaderData, actionData }: Route.Comp
     canReview,
     review,
   } = loaderData;
+  // Every lesson done: the required quiz still to pass, or the certificate it gave.
+  const finishedStep = nextQuiz
+    ? {
+        text: `Toutes les leçons sont terminées. Réussissez « ${nextQuiz.title} » pour obtenir votre certificat.`,
+        to: nextQuiz.href,
+        label: nextQuiz.resume ? "Reprendre l'évaluation" : "Passer l'évaluation",
+      }
+    : certified
+      ? { text: "Formation terminée : votre certificat est délivré.", to: "/dashboard/certificates", label: "Voir mon certificat" }
+      : null;
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <div>
@@ -141,28 +151,12 @@ export default function LearnerCoursePage({ loaderData, actionData }: Route.Comp
         {progress !== null ? (
           <div className="mt-3">{<ProgressBar value={progress} label={`Progression dans ${course.title}`} />}</div>
         ) : null}
-        {nextQuiz ? (
+        {finishedStep ? (
           <>
-            <p className="mt-3 text-slate-700">
-              Toutes les leçons sont terminées. Réussissez « {nextQuiz.title} » pour obtenir votre certificat.
-            </p>
+            <p className="mt-3 text-slate-700">{finishedStep.text}</p>
             <div className="mt-4 flex flex-wrap gap-3">
-              <Link to={nextQuiz.href} className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })}>
-                {nextQuiz.resume ? "Reprendre l'évaluation" : "Passer l'évaluation"}
-              </Link>
-              {resumeHref ? (
-                <Link to={resumeHref} className={buttonClasses({ variant: "outline", size: "lg", className: "w-full sm:w-auto" })}>
-                  Revoir les leçons
-                </Link>
-              ) : null}
-            </div>
-          </>
-        ) : certified ? (
-          <>
-            <p className="mt-3 text-slate-700">Formation terminée : votre certificat est délivré.</p>
-            <div className="mt-4 flex flex-wrap gap-3">
-              <Link to="/dashboard/certificates" className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })}>
-                Voir mon certificat
+              <Link to={finishedStep.to} className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })}>
+                {finishedStep.label}
               </Link>
               {resumeHref ? (
                 <Link to={resumeHref} className={buttonClasses({ variant: "outline", size: "lg", className: "w-full sm:w-auto" })}>
