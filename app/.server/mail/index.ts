@@ -43,7 +43,8 @@ export async function loadInstituteIdentity(db: Database): Promise<InstituteIden
 
 /** Every http(s) link of a text, for the outbox log line. */
 export function extractLinks(text: string): string[] {
-  return [...new Set(text.match(/https?:\/\/[^\s<>"')]+/g) ?? [])];
+  // A link that ends a sentence keeps its address without the sentence's full stop.
+  return [...new Set((text.match(/https?:\/\/[^\s<>"')]+/g) ?? []).map((link) => link.replace(/[.,;:!?]+$/, "")))];
 }
 
 /**
