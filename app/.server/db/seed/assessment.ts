@@ -23,8 +23,8 @@ function questionsOf(slug: string): QuizQuestion[] {
 /**
  * The seeded courses' final quiz (required for the certificate), their lessons' own texts, and in a
  * trial the demo learners' attempts: the demo student's first at "Intelligence Artificielle"
- * (failed, two attempts left), and a pass at each course a demo learner finished. Idempotent: a course that
- * has (or had) a quiz gets none, a lesson already edited keeps its text.
+ * (failed, two attempts left), and a pass at each course a demo learner finished. Idempotent: a
+ * course that has (or had) a quiz gets none, a lesson already edited keeps its text.
  */
 export async function seedAssessment(db: Database, options: { demoAccounts?: boolean } = {}) {
   await db.transaction(async (tx) => {
