@@ -148,7 +148,7 @@ async function serve(
   let campus: Awaited<ReturnType<CampusModule["createCampusApp"]>> | undefined;
   try {
     // Configuration first (a bad variable stops here), then the port (a busy one stops before the
-    // database is opened), then the database: meanwhile the server answers 503.
+    // database is opened; see listen below), then the database.
     const env = module.loadEnv();
     // A worker stays quiet: the primary speaks for all of them.
     const log = (message: string) => {
@@ -208,24 +208,18 @@ async function serve(
     };
     server.on("upgrade", (req, socket, head) => upgrade(req, socket, head));
 
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(env.PORT, env.HOST, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "EADDRINUSE") {
-        throw new StartError(
-          `Le port ${env.PORT} est déjà utilisé (HOST=${env.HOST}) : arrêtez l'autre serveur ou choisissez un autre PORT.`,
-        );
-      }
-      if (error.code === "EACCES") {
-        throw new StartError(`Pas le droit d'écouter sur le port ${env.PORT} : choisissez un PORT au-dessus de 1024.`);
-      }
-      throw error;
-    });
-
+    const listen = () =>
+      new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(env.PORT, env.HOST, () => {
+          server.off("error", reject);
+          resolve();
+        });
+      }).catch(portRefusal(env));
+    // A lone process listens first and answers 503 while its database opens. A worker listens only
+    // once ready: its primary checked the port, and a connection given to a worker still starting
+    // (at start, or replacing a dead one) would get that 503 while the others serve.
+    if (!worker) await listen();
     try {
       campus = await module.createCampusApp({ env, worker });
     } catch (error) {
@@ -235,6 +229,7 @@ async function serve(
     }
     handler = campus.handler;
     upgrade = campus.upgrade;
+    if (worker) await listen();
     log(`Campus écoute sur ${env.PUBLIC_URL} (port ${env.PORT}, base ${campus.database.kind}${dev ? ", mode développement" : ""}).`);
     process.send?.({ type: "ready" });
     void assets?.warm();
@@ -315,7 +310,12 @@ async function checkPortFree(env: ReturnType<CampusModule["loadEnv"]>) {
   await new Promise<void>((resolve, reject) => {
     probe.once("error", reject);
     probe.listen(env.PORT, env.HOST, () => probe.close(() => resolve()));
-  }).catch((error: NodeJS.ErrnoException) => {
+  }).catch(portRefusal(env));
+}
+
+/** A port that cannot be taken, said in the usual words. */
+function portRefusal(env: ReturnType<CampusModule["loadEnv"]>) {
+  return (error: NodeJS.ErrnoException): never => {
     if (error.code === "EADDRINUSE") {
       throw new StartError(
         `Le port ${env.PORT} est déjà utilisé (HOST=${env.HOST}) : arrêtez l'autre serveur ou choisissez un autre PORT.`,
@@ -325,7 +325,7 @@ async function checkPortFree(env: ReturnType<CampusModule["loadEnv"]>) {
       throw new StartError(`Pas le droit d'écouter sur le port ${env.PORT} : choisissez un PORT au-dessus de 1024.`);
     }
     throw error;
-  });
+  };
 }
 
 /** A worker that dies this many times within a minute is not started again: the server stops. */

@@ -68,17 +68,13 @@ async function waitUntilListening(started: Started, port: number, timeoutMs = 40
   const deadline = Date.now() + timeoutMs;
   let exitCode: number | null | undefined;
   void started.exited.then((code) => (exitCode = code));
-  // Several answers in a row: with WORKERS=2, the first may come from a worker while the other still starts (503).
-  let healthy = 0;
   while (Date.now() < deadline) {
     if (exitCode !== undefined) throw new Error(`server exited (${exitCode}) before listening:\n${started.output()}`);
     try {
-      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
-      healthy = response.ok ? healthy + 1 : 0;
-      if (healthy === 4) return;
-      if (response.ok) continue;
+      // A worker listens only once ready: one answer means the server serves.
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
     } catch {
-      healthy = 0;
+      // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -343,8 +339,22 @@ describe("several processes (WORKERS=2, a trial)", () => {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
       const server = startServer({ PORT: String(port), DATA_DIR: tempDir(), NODE_ENV: "", BETTER_AUTH_SECRET: "", WORKERS: "2" });
-      await waitUntilListening(server, port);
-      await vi.waitFor(() => expect(server.output()).toContain("2 processus"), { timeout: 20_000 * PATIENCE });
+      // Until both workers are ready, a new connection is refused (none ready yet) or served: a
+      // worker still opening its database does not listen, so never answers « Campus démarre » (503).
+      const atStart: (number | "refused")[] = [];
+      const startEnds = Date.now() + 60_000 * PATIENCE;
+      while (!server.output().includes("2 processus") && Date.now() < startEnds) {
+        if (server.child.exitCode !== null) throw new Error(`server exited:\n${server.output()}`);
+        atStart.push(
+          await fetch(`${base}/healthz`, { headers: { connection: "close" } }).then(
+            (response) => response.status,
+            () => "refused" as const,
+          ),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(server.output()).toContain("2 processus");
+      expect(atStart.filter((status) => status !== 200 && status !== "refused")).toEqual([]);
       // ps exits 1 when it finds none.
       const workers = () =>
         spawnSync("ps", ["-o", "pid=", "--ppid", String(server.child.pid)], { encoding: "utf8" })
@@ -376,6 +386,14 @@ describe("several processes (WORKERS=2, a trial)", () => {
       const [victim] = workers();
       process.kill(victim!, "SIGKILL");
       await vi.waitFor(() => expect(server.output()).toContain("il est relancé"), { timeout: 10_000 * PATIENCE });
+      // While its replacement starts, the other worker answers every new connection: the new one
+      // takes connections only once ready (no « Campus démarre » 503 from it).
+      const duringRestart: number[] = [];
+      const restartEnds = Date.now() + 4_000 * PATIENCE;
+      while (Date.now() < restartEnds) {
+        duringRestart.push((await fetch(`${base}/healthz`, { headers: { connection: "close" } })).status);
+      }
+      expect(duringRestart.filter((status) => status !== 200)).toEqual([]);
       await vi.waitFor(
         () => {
           const now = workers();
