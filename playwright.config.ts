@@ -34,7 +34,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: "node_modules/.bin/node server.ts",
+    // The production entry, as `npm run serve` runs it.
+    command: "node_modules/.bin/node build/server/start.js",
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { build, defineConfig, type Plugin } from "vite";
+import { build, defineConfig, transformWithOxc, type Plugin } from "vite";
 
 /**
  * Client chunks: React, React DOM and React Router load on every page that hydrates, so they travel
@@ -95,6 +95,25 @@ function serviceWorker(): Plugin {
   };
 }
 
+/**
+ * The production entry: server.ts with its types stripped, written beside the server bundle as
+ * build/server/start.js, which `npm run serve` runs. Node can run server.ts itself, but stripping
+ * types loads its TypeScript compiler (WebAssembly): ≈ 16 MB more in every process, the primary and
+ * each worker. See docs/decisions/0039-built-server-entry.md.
+ */
+function serverEntry(): Plugin {
+  return {
+    name: "campus-server-entry",
+    apply: "build",
+    applyToEnvironment: (environment) => environment.name === "ssr",
+    async writeBundle(options) {
+      const source = path.resolve(import.meta.dirname, "server.ts");
+      const { code } = await transformWithOxc(fs.readFileSync(source, "utf8"), source, { lang: "ts" });
+      fs.writeFileSync(path.join(options.dir!, "start.js"), `// Built from server.ts (vite.config.ts): edit that file.\n${code}`);
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
   environments: {
     // The server bundle's entry is our Express app, which imports React Router's server build.
@@ -105,5 +124,5 @@ export default defineConfig(({ command }) => ({
     client: { build: { rolldownOptions: { output: { codeSplitting: clientChunks } } } },
   },
   resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
-  plugins: [tailwindcss(), reactRouter(), serviceWorker()],
+  plugins: [tailwindcss(), reactRouter(), serviceWorker(), serverEntry()],
 }));

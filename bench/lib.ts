@@ -71,13 +71,15 @@ export function serveNodeOptions(): string[] {
   const trial = process.env.BENCH_SERVE_OPTIONS;
   if (trial !== undefined) return trial.split(/\s+/).filter(Boolean);
   const scripts = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts as Record<string, string>;
-  const match = /^node((?:\s+--\S+)*)\s+server\.ts$/.exec(scripts.serve ?? "");
-  if (!match) throw new Error(`package.json: "serve" should be "node [--options] server.ts", not ${JSON.stringify(scripts.serve)}`);
+  const match = /^node((?:\s+--\S+)*)\s+build\/server\/start\.js$/.exec(scripts.serve ?? "");
+  if (!match) {
+    throw new Error(`package.json: "serve" should be "node [--options] build/server/start.js", not ${JSON.stringify(scripts.serve)}`);
+  }
   return match[1]!.trim().split(/\s+/).filter(Boolean);
 }
 
 /**
- * The production server as deployed: `server.ts` on the build, NODE_ENV=production, a fresh
+ * The production server as deployed: the build's entry (server.ts built) on the build, NODE_ENV=production, a fresh
  * PGlite DATA_DIR in a temporary folder (removed by stop()), unless DATABASE_URL is set.
  * WORKERS is 1 unless `env` says otherwise (the bench says which shape it measures).
  */
@@ -87,7 +89,7 @@ export async function startProductionServer(
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "campus-bench-"));
   const port = options.port ?? (Number(process.env.BENCH_PORT) || (await freePort()));
   const origin = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...serveNodeOptions(), ...(options.nodeOptions ?? []), "server.ts"], {
+  const child = spawn(process.execPath, [...serveNodeOptions(), ...(options.nodeOptions ?? []), path.join(buildDir, "server/start.js")], {
     cwd: root,
     env: {
       ...process.env,

@@ -36,7 +36,7 @@ export async function startIsolatedServer(
   // PGlite in its own folder, development mode (the demo accounts are seeded).
   const { DATABASE_URL: _database, NODE_ENV: _mode, ...inherited } = process.env;
   let output = "";
-  const child: ChildProcess = spawn(process.execPath, ["server.ts"], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(process.env.BUILD_DIR ?? "build", "server/start.js")], {
     env: {
       ...inherited,
       PORT: String(port),

@@ -11,10 +11,11 @@ import { buildForTests, freePort } from "../setup/server-build";
 const PATIENCE = 3;
 
 /**
- * The real thing: the production build started by `server.ts` in its own process, as `npm start`
- * does, on a temporary DATA_DIR (PGlite). Covers start-up refusals (bad variable, folder already
- * in use, busy port), the stale-lock take-over, headers (CSP nonce, caching, compression), and
- * the graceful stop. Every process started here is killed in a finally/afterAll.
+ * The real thing: the production build started by its entry (build/server/start.js) in its own
+ * process, as `npm start` does, on a temporary DATA_DIR (PGlite). Covers start-up refusals (bad
+ * variable, folder already in use, busy port), the stale-lock take-over, headers (CSP nonce,
+ * caching, compression), and the graceful stop. Every process started here is killed in a
+ * finally/afterAll.
  */
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -35,10 +36,19 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-/** Starts `server.ts` on the test build. PGlite unless databaseUrl is given. */
+/** The command of a package.json script, without its leading "node". */
+function scriptArgs(name: "serve" | "dev"): string[] {
+  const script: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts[name];
+  return script.split(/\s+/).slice(1);
+}
+
+/** Starts the test build as `npm run serve` does (its Node options, its entry). PGlite unless DATABASE_URL is given. */
 function startServer(env: Record<string, string>): Started {
   const { DATABASE_URL: _ignored, NODE_ENV: _test, ...inherited } = process.env;
-  const child = spawn(process.execPath, ["server.ts"], {
+  const args = scriptArgs("serve");
+  // The script's entry lies in build/: the same file in the test build.
+  const entry = path.join(buildDir, path.relative("build", args.pop()!));
+  const child = spawn(process.execPath, [...args, entry], {
     cwd: root,
     env: {
       ...inherited,
@@ -451,8 +461,7 @@ describe("npm run dev", () => {
     async () => {
       // The script's flags (--conditions=development makes Node load the same React Router build
       // as Vite): without them every page answered 500.
-      const script: string = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.dev;
-      const args = script.split(/\s+/).slice(1); // drop "node"
+      const args = scriptArgs("dev");
       const port = await freePort();
       const { DATABASE_URL: _ignored, NODE_ENV: _test, ...inherited } = process.env;
       const child = spawn(process.execPath, args, {
