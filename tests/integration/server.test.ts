@@ -306,6 +306,18 @@ describe("a running server", () => {
     expect(await response.text()).toMatch(/Oups\s! Page introuvable/);
   });
 
+  it("runs a server bundle written in ASCII, whose French pages still read right (decision 0039)", async () => {
+    // V8 keeps each module's source for the process's life: one byte a character only when all are ASCII.
+    const serverDir = path.join(buildDir, "server");
+    const files = fs.readdirSync(serverDir, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".js"));
+    const start = "start.js"; // server.ts's own French messages: a few kilobytes, left as written
+    const nonAscii = files.filter((file) => file !== start && /[^\x00-\x7f]/.test(fs.readFileSync(path.join(serverDir, file), "utf8")));
+    expect(nonAscii).toEqual([]);
+    const page = await (await fetch(`${base}/formations`)).text();
+    expect(page).toContain("Toutes les catégories");
+    expect(page).toContain("fera progresser votre carrière ou votre entreprise\u00a0:");
+  });
+
   // Last: stops the server.
   it(
     "on SIGTERM finishes the request in flight, refuses new connections, closes the database and exits 0",
