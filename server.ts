@@ -1,10 +1,10 @@
 /**
  * Entry point. The build writes it, types stripped, as build/server/start.js, which `npm run serve`
  * runs on the production build (docs/decisions/0039-built-server-entry.md); `node server.ts --dev`
- * serves the app through Vite with hot reload. The build served always
- * runs React's production variant (NODE_ENV=production in this process); whether the instance is a
- * trial (generated secrets, demo accounts) or a deployment is CAMPUS_MODE, which defaults to
- * production when the operator declared NODE_ENV=production, and to trial otherwise. See
+ * serves the app through Vite with hot reload. The build served always runs React's production
+ * variant (NODE_ENV=production in this process); whether the instance is a trial (generated
+ * secrets, demo accounts) or a deployment is CAMPUS_MODE, which defaults to production when the
+ * operator declared NODE_ENV=production, and to trial otherwise. See
  * docs/decisions/0004-npm-start-builds-then-serves.md.
  * With WORKERS above 1 ("auto": one per core), a primary process prepares the database and runs
  * that many workers sharing the port; with PGlite, the primary keeps the database and serves it to

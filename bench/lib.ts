@@ -79,8 +79,8 @@ export function serveNodeOptions(): string[] {
 }
 
 /**
- * The production server as deployed: the build's entry (server.ts built) on the build, NODE_ENV=production, a fresh
- * PGlite DATA_DIR in a temporary folder (removed by stop()), unless DATABASE_URL is set.
+ * The production server as deployed: the build's entry (server.ts built), NODE_ENV=production, a
+ * fresh PGlite DATA_DIR in a temporary folder (removed by stop()), unless DATABASE_URL is set.
  * WORKERS is 1 unless `env` says otherwise (the bench says which shape it measures).
  */
 export async function startProductionServer(
