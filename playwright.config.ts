@@ -34,8 +34,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    // The production entry, as `npm run serve` runs it.
-    command: "node_modules/.bin/node build/server/start.js",
+    // The production entry, as `npm run serve` runs it (from BUILD_DIR when set, as the specs' own servers).
+    command: `node_modules/.bin/node ${path.join(process.env.BUILD_DIR ?? "build", "server/start.js")}`,
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
