@@ -9,10 +9,15 @@ const winAnsi = new TextDecoder("windows-1252");
  */
 export function pdfTextRuns(pdf: Buffer): string[] {
   const runs: string[] = [];
-  for (const [, stream] of pdf.toString("latin1").matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+  const text = pdf.toString("latin1");
+  // Each stream read by its declared /Length: deflated bytes may end in "\r", which a pattern
+  // stopping at "\r\nendstream" would cut off.
+  for (const match of text.matchAll(/\/Length (\d+)\b[^>]*>>\s*stream\r?\n/g)) {
+    const start = match.index + match[0].length;
+    const stream = pdf.subarray(start, start + Number(match[1]));
     let content: string;
     try {
-      content = zlib.inflateSync(Buffer.from(stream!, "latin1")).toString("latin1");
+      content = zlib.inflateSync(stream).toString("latin1");
     } catch {
       continue; // an image or a font, not page contents
     }
