@@ -5,6 +5,7 @@ import type { Actor } from "../auth/actor";
 import { cachedRead } from "../cache";
 import { canViewCourse } from "../courses/policy";
 import type { Database } from "../db/client";
+import { preparedQuery } from "../db/prepared";
 import { AppError } from "../errors";
 import { categories, courseLearnerCounts, courses, files, institute, lessons, levels, videoTranscodes } from "../db/schema";
 
@@ -172,37 +173,55 @@ export async function listLessonOutline(db: Database, courseId: number) {
 /** A lesson's document, as the player lists it. */
 type Attachment = { id: string; name: string; size: number; contentType: string };
 
+/**
+ * The lesson with its uploaded video and its attachments in one statement (each one a page sends
+ * costs it and the database a wake-up), its course given by id or by slug.
+ */
+function lessonContentQuery(courseGiven: "id" | "slug", name: string) {
+  return preparedQuery(name, (db) => {
+    const fileColumns = { id: files.id, name: files.originalName, size: files.size, contentType: files.contentType };
+    const attachment = alias(files, "attachment");
+    const attachmentList = db
+      .select({
+        list: sql`json_agg(json_build_object('id', ${attachment.id}, 'name', ${attachment.originalName}, 'size', ${attachment.size}, 'contentType', ${attachment.contentType}) order by ${attachment.createdAt}, ${attachment.id})`,
+      })
+      .from(attachment)
+      .where(and(eq(attachment.lessonId, lessons.id), eq(attachment.purpose, "lesson_attachment")));
+    return db
+      .select({
+        lesson: lessons,
+        video: fileColumns,
+        renditions: videoTranscodes.renditions,
+        posterKey: videoTranscodes.posterKey,
+        attachments: sql<Attachment[]>`coalesce((${attachmentList}), '[]')`,
+      })
+      .from(lessons)
+      .leftJoin(files, eq(files.id, lessons.videoFileId))
+      .leftJoin(videoTranscodes, eq(videoTranscodes.fileId, files.id))
+      .where(
+        and(
+          eq(lessons.id, sql.placeholder("lessonId")),
+          courseGiven === "id"
+            ? eq(lessons.courseId, sql.placeholder("course"))
+            : inArray(
+                lessons.courseId,
+                db
+                  .select({ id: courses.id })
+                  .from(courses)
+                  .where(eq(courses.slug, sql.placeholder("course"))),
+              ),
+        ),
+      );
+  });
+}
+const lessonContentByCourseId = lessonContentQuery("id", "lesson_content_by_course_id");
+const lessonContentByCourseSlug = lessonContentQuery("slug", "lesson_content_by_course_slug");
+
 /** One lesson of a course (named by its id or its slug) with its video and documents (the caller checks who may follow it). */
 export async function getLessonContent(db: Database, course: { id: number } | { slug: string }, lessonId: number) {
-  const fileColumns = { id: files.id, name: files.originalName, size: files.size, contentType: files.contentType };
-  // The lesson with its uploaded video and its attachments in one statement: each one a page sends
-  // costs it and the database a wake-up.
-  const attachment = alias(files, "attachment");
-  const attachmentList = db
-    .select({
-      list: sql`json_agg(json_build_object('id', ${attachment.id}, 'name', ${attachment.originalName}, 'size', ${attachment.size}, 'contentType', ${attachment.contentType}) order by ${attachment.createdAt}, ${attachment.id})`,
-    })
-    .from(attachment)
-    .where(and(eq(attachment.lessonId, lessons.id), eq(attachment.purpose, "lesson_attachment")));
-  const [found] = await db
-    .select({
-      lesson: lessons,
-      video: fileColumns,
-      renditions: videoTranscodes.renditions,
-      posterKey: videoTranscodes.posterKey,
-      attachments: sql<Attachment[]>`coalesce((${attachmentList}), '[]')`,
-    })
-    .from(lessons)
-    .leftJoin(files, eq(files.id, lessons.videoFileId))
-    .leftJoin(videoTranscodes, eq(videoTranscodes.fileId, files.id))
-    .where(
-      and(
-        eq(lessons.id, lessonId),
-        "id" in course
-          ? eq(lessons.courseId, course.id)
-          : inArray(lessons.courseId, db.select({ id: courses.id }).from(courses).where(eq(courses.slug, course.slug))),
-      ),
-    );
+  const [found] = await ("id" in course
+    ? lessonContentByCourseId(db).execute({ lessonId, course: course.id })
+    : lessonContentByCourseSlug(db).execute({ lessonId, course: course.slug }));
   if (!found) return null;
   const { lesson, video: stored, renditions, posterKey, attachments } = found;
   // The low-data versions made so far (app/.server/files/transcode.ts): the player offers them with their sizes.

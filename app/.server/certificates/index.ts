@@ -6,6 +6,7 @@ import type { Actor } from "../auth/actor";
 import { getInstitute } from "../catalogue";
 import { queryRows, type Database } from "../db/client";
 import { containsText } from "../db/like";
+import { preparedQuery } from "../db/prepared";
 import { certificates, courses, enrolments, lessons, quizAttempts, quizzes, users } from "../db/schema";
 import type { CompletionCheck } from "../learning";
 import { AppError } from "../errors";
@@ -309,15 +310,19 @@ export async function listMyCertificates(db: Database, actor: Actor, now = new D
   };
 }
 
+const myCertificatesQuery = preparedQuery("learner_certificates", (db) =>
+  db
+    .select({ courseId: certificates.courseId, status: certificates.status })
+    .from(certificates)
+    .where(and(eq(certificates.userId, sql.placeholder("userId")), isNull(certificates.replacedAt))),
+);
+
 /**
  * The dashboard's view of the actor's certificates, in one query: how many are valid, and the
  * courses certified (revoked or expired ones included: issued, not waiting on the learner).
  */
 export async function myCertificateSummary(db: Database, actor: Actor): Promise<{ valid: number; courseIds: Set<number> }> {
-  const rows = await db
-    .select({ courseId: certificates.courseId, status: certificates.status })
-    .from(certificates)
-    .where(and(eq(certificates.userId, actor.id), isNull(certificates.replacedAt)));
+  const rows = await myCertificatesQuery(db).execute({ userId: actor.id });
   return {
     valid: rows.filter((row) => row.status === "valid").length,
     courseIds: new Set(rows.map((row) => row.courseId).filter((id) => id !== null)),

@@ -5,6 +5,7 @@ import { canFollowCourse, canReadLesson } from "../courses/policy";
 import type { Database } from "../db/client";
 import { AppError } from "../errors";
 import { containsText } from "../db/like";
+import { preparedQuery } from "../db/prepared";
 import { categories, courses, enrolments, lessonProgress, lessons, levels, payments } from "../db/schema";
 import { requestCompletionCheck } from "./completion";
 import { FOLLOWING, followsCourse, recomputeProgress, type Enrolment, type EnrolmentStatus } from "./enrolments";
@@ -33,9 +34,8 @@ const lessonsDone =
     Number,
   );
 
-/** "Mes Formations": the actor's enrolments with their course, newest first; what is left to pay, if anything. */
-export async function listMyEnrolments(db: Database, actor: Actor) {
-  const rows = await db
+const myEnrolmentsQuery = preparedQuery("learner_enrolments", (db) =>
+  db
     .select({
       enrolmentId: enrolments.id,
       status: enrolments.status,
@@ -60,8 +60,13 @@ export async function listMyEnrolments(db: Database, actor: Actor) {
     .from(enrolments)
     .innerJoin(courses, eq(enrolments.courseId, courses.id))
     .innerJoin(categories, eq(courses.categoryId, categories.id))
-    .where(and(eq(enrolments.userId, actor.id), sql`${enrolments.status} <> 'cancelled'`))
-    .orderBy(desc(enrolments.enrolledAt), desc(enrolments.id));
+    .where(and(eq(enrolments.userId, sql.placeholder("userId")), sql`${enrolments.status} <> 'cancelled'`))
+    .orderBy(desc(enrolments.enrolledAt), desc(enrolments.id)),
+);
+
+/** "Mes Formations": the actor's enrolments with their course, newest first; what is left to pay, if anything. */
+export async function listMyEnrolments(db: Database, actor: Actor) {
+  const rows = await myEnrolmentsQuery(db).execute({ userId: actor.id });
   const waiting = rows.filter((row) => row.status === "pending_payment").map((row) => row.enrolmentId);
   const open = waiting.length
     ? await db
@@ -107,14 +112,7 @@ export async function listAvailableCourses(db: Database, actor: Actor, filters: 
 /** A lesson of a followed course's outline, with what the actor's enrolment has done of it. */
 type OutlineLesson = { id: number; title: string; durationMinutes: number; isFree: boolean; done: boolean; positionSeconds: number | null };
 
-/**
- * The course, the actor's enrolment and the course's lessons in order with what that enrolment
- * has done of each, let in by `canFollowCourse`: a learner with an active or completed enrolment,
- * the course's teacher and admins (a preview: nothing is recorded for them). Anyone else: an
- * AppError saying why. One statement (the outline as a JSON list): each one a page sends costs it
- * and the database a wake-up.
- */
-async function followedCourse(db: Database, actor: Actor, slug: string) {
+const followedCourseQuery = preparedQuery("learner_followed_course", (db) => {
   const outline = db
     .select({
       list: sql`json_agg(json_build_object('id', ${lessons.id}, 'title', ${lessons.title}, 'durationMinutes', ${lessons.durationMinutes},
@@ -124,7 +122,7 @@ async function followedCourse(db: Database, actor: Actor, slug: string) {
     .from(lessons)
     .leftJoin(lessonProgress, and(eq(lessonProgress.lessonId, lessons.id), eq(lessonProgress.enrolmentId, enrolments.id)))
     .where(eq(lessons.courseId, courses.id));
-  const [found] = await db
+  return db
     .select({
       course: {
         id: courses.id,
@@ -142,8 +140,19 @@ async function followedCourse(db: Database, actor: Actor, slug: string) {
     })
     .from(courses)
     .innerJoin(categories, eq(courses.categoryId, categories.id))
-    .leftJoin(enrolments, and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, actor.id)))
-    .where(eq(courses.slug, slug));
+    .leftJoin(enrolments, and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, sql.placeholder("userId"))))
+    .where(eq(courses.slug, sql.placeholder("slug")));
+});
+
+/**
+ * The course, the actor's enrolment and the course's lessons in order with what that enrolment
+ * has done of each, let in by `canFollowCourse`: a learner with an active or completed enrolment,
+ * the course's teacher and admins (a preview: nothing is recorded for them). Anyone else: an
+ * AppError saying why. One statement (the outline as a JSON list): each one a page sends costs it
+ * and the database a wake-up.
+ */
+async function followedCourse(db: Database, actor: Actor, slug: string) {
+  const [found] = await followedCourseQuery(db).execute({ userId: actor.id, slug });
   if (!found) throw courseNotFound();
   const { course, enrolment } = found;
   const following = Boolean(enrolment && FOLLOWING.includes(enrolment.status));
@@ -194,13 +203,18 @@ export async function openLesson(db: Database, actor: Actor, slug: string, lesso
   };
 }
 
-async function learnerEnrolment(db: Database, actor: Actor, lessonId: number): Promise<{ enrolment: Enrolment; slug: string } | null> {
-  const [row] = await db
+/** The actor's enrolment that follows a lesson's course (the player saves positions every few seconds). */
+const learnerEnrolmentQuery = preparedQuery("learner_enrolment_of_lesson", (db) =>
+  db
     .select({ enrolment: enrolments, slug: courses.slug })
     .from(lessons)
     .innerJoin(courses, eq(lessons.courseId, courses.id))
-    .innerJoin(enrolments, and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, actor.id)))
-    .where(and(eq(lessons.id, lessonId), inArray(enrolments.status, FOLLOWING)));
+    .innerJoin(enrolments, and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, sql.placeholder("userId"))))
+    .where(and(eq(lessons.id, sql.placeholder("lessonId")), inArray(enrolments.status, FOLLOWING))),
+);
+
+async function learnerEnrolment(db: Database, actor: Actor, lessonId: number): Promise<{ enrolment: Enrolment; slug: string } | null> {
+  const [row] = await learnerEnrolmentQuery(db).execute({ userId: actor.id, lessonId });
   return row ?? null;
 }
 
@@ -255,6 +269,18 @@ function monthStart(now: Date, offset: number): Date {
 /** Enrolments whose learner has begun: followed now, finished, or paused. */
 const STARTED: EnrolmentStatus[] = [...FOLLOWING, "paused"];
 
+/** The lessons done in the actor's started courses, when, and how long each takes. */
+const completedLessonsQuery = preparedQuery("learner_completed_lessons", (db) =>
+  db
+    .select({ enrolmentId: lessonProgress.enrolmentId, completedAt: lessonProgress.completedAt, minutes: lessons.durationMinutes })
+    .from(lessonProgress)
+    .innerJoin(enrolments, eq(lessonProgress.enrolmentId, enrolments.id))
+    .innerJoin(lessons, eq(lessonProgress.lessonId, lessons.id))
+    .where(
+      and(eq(enrolments.userId, sql.placeholder("userId")), inArray(enrolments.status, STARTED), isNotNull(lessonProgress.completedAt)),
+    ),
+);
+
 /**
  * The student dashboard, from the learner's own records: the four cards, the progress at the end
  * of each of the last six months, the domains of their courses, and the courses in progress.
@@ -264,12 +290,7 @@ export async function getStudentDashboard(db: Database, actor: Actor, now = new 
   // started ones are read side by side, the latter through the enrolments' owner.
   const [mine, completedLessons] = await Promise.all([
     listMyEnrolments(db, actor),
-    db
-      .select({ enrolmentId: lessonProgress.enrolmentId, completedAt: lessonProgress.completedAt, minutes: lessons.durationMinutes })
-      .from(lessonProgress)
-      .innerJoin(enrolments, eq(lessonProgress.enrolmentId, enrolments.id))
-      .innerJoin(lessons, eq(lessonProgress.lessonId, lessons.id))
-      .where(and(eq(enrolments.userId, actor.id), inArray(enrolments.status, STARTED), isNotNull(lessonProgress.completedAt))),
+    completedLessonsQuery(db).execute({ userId: actor.id }),
   ]);
   const started = mine.filter((row) => STARTED.includes(row.status));
   const active = mine.filter((row) => row.status === "active");

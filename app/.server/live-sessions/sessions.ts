@@ -6,6 +6,7 @@ import { LIMITS, optionalText, requiredText, serialIdSchema } from "~/lib/schema
 import type { Actor } from "../auth/actor";
 import { canManageCourse, managedCoursesWhere } from "../courses/policy";
 import type { Database } from "../db/client";
+import { preparedQuery } from "../db/prepared";
 import { courses, enrolments, liveSessionAttendance, liveSessionRegistrations, liveSessions, users } from "../db/schema";
 import { AppError, validate } from "../errors";
 import { enqueueJob } from "../jobs";
@@ -368,6 +369,50 @@ export async function listSessionCourses(db: Database, actor: Actor) {
     .orderBy(asc(courses.title));
 }
 
+/** The learner's coming sessions: of every course they follow, or of one (`courseId`). */
+function learnerSessionsQuery(ofOneCourse: boolean, name: string) {
+  return preparedQuery(name, (db) =>
+    db
+      .select({
+        id: liveSessions.id,
+        title: liveSessions.title,
+        description: liveSessions.description,
+        startsAt: liveSessions.startsAt,
+        durationMinutes: liveSessions.durationMinutes,
+        status: liveSessions.status,
+        courseTitle: courses.title,
+        courseSlug: courses.slug,
+        registered: sql<boolean>`${liveSessionRegistrations.userId} is not null`,
+      })
+      .from(liveSessions)
+      .innerJoin(courses, eq(courses.id, liveSessions.courseId))
+      .innerJoin(
+        enrolments,
+        and(
+          eq(enrolments.courseId, liveSessions.courseId),
+          eq(enrolments.userId, sql.placeholder("userId")),
+          inArray(enrolments.status, FOLLOWING),
+        ),
+      )
+      .leftJoin(
+        liveSessionRegistrations,
+        and(eq(liveSessionRegistrations.sessionId, liveSessions.id), eq(liveSessionRegistrations.userId, sql.placeholder("userId"))),
+      )
+      .where(
+        and(
+          eq(liveSessions.status, "scheduled"),
+          // Not yet ended.
+          gt(sql`${liveSessions.startsAt} + ${liveSessions.durationMinutes} * interval '1 minute'`, sql.placeholder("now")),
+          ofOneCourse ? eq(liveSessions.courseId, sql.placeholder("courseId")) : undefined,
+        ),
+      )
+      .orderBy(asc(liveSessions.startsAt))
+      .limit(sql.placeholder("limit")),
+  );
+}
+const learnerSessionsOfAllCourses = learnerSessionsQuery(false, "learner_sessions");
+const learnerSessionsOfOneCourse = learnerSessionsQuery(true, "learner_sessions_of_course");
+
 /**
  * The actor's coming sessions as a learner (courses they follow), soonest first, each with
  * whether they registered and whether "Rejoindre" is open. `courseId`: one course's.
@@ -378,38 +423,10 @@ export async function listLearnerSessions(
   now = new Date(),
   options: { courseId?: number; limit?: number } = {},
 ) {
-  const rows = await db
-    .select({
-      id: liveSessions.id,
-      title: liveSessions.title,
-      description: liveSessions.description,
-      startsAt: liveSessions.startsAt,
-      durationMinutes: liveSessions.durationMinutes,
-      status: liveSessions.status,
-      courseTitle: courses.title,
-      courseSlug: courses.slug,
-      registered: sql<boolean>`${liveSessionRegistrations.userId} is not null`,
-    })
-    .from(liveSessions)
-    .innerJoin(courses, eq(courses.id, liveSessions.courseId))
-    .innerJoin(
-      enrolments,
-      and(eq(enrolments.courseId, liveSessions.courseId), eq(enrolments.userId, actor.id), inArray(enrolments.status, FOLLOWING)),
-    )
-    .leftJoin(
-      liveSessionRegistrations,
-      and(eq(liveSessionRegistrations.sessionId, liveSessions.id), eq(liveSessionRegistrations.userId, actor.id)),
-    )
-    .where(
-      and(
-        eq(liveSessions.status, "scheduled"),
-        // Not yet ended.
-        gt(sql`${liveSessions.startsAt} + ${liveSessions.durationMinutes} * interval '1 minute'`, now),
-        options.courseId ? eq(liveSessions.courseId, options.courseId) : undefined,
-      ),
-    )
-    .orderBy(asc(liveSessions.startsAt))
-    .limit(options.limit ?? 50);
+  const values = { userId: actor.id, now, limit: options.limit ?? 50 };
+  const rows = await (options.courseId
+    ? learnerSessionsOfOneCourse(db).execute({ ...values, courseId: options.courseId })
+    : learnerSessionsOfAllCourses(db).execute(values));
   return rows.map((row) => ({ ...row, registered: Boolean(row.registered), endsAt: sessionEndsAt(row), joinOpen: isJoinOpen(row, now) }));
 }
 export type LearnerSession = Awaited<ReturnType<typeof listLearnerSessions>>[number];

@@ -9,6 +9,7 @@ import {
 } from "~/lib/quiz";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
+import { preparedQuery } from "../db/prepared";
 import { courses, enrolments, quizAttemptGrants, quizAttempts, quizzes } from "../db/schema";
 import { FOLLOWING, requestCompletionCheck } from "../learning";
 import { learnerAttemptLimit } from "./grants";
@@ -503,13 +504,7 @@ export async function getLearnerAttempt(db: Database, actor: Actor, slug: string
   };
 }
 
-/**
- * The quizzes of a course as its learner sees them (course home, lesson player): each with the
- * learner's attempts used, best score and verdict, and the attempt in progress if any. By the
- * course's slug, so that the pages read it along with the course (the caller checks that the
- * actor follows it). One statement: each one a page sends costs it and the database a wake-up.
- */
-export async function listLearnerQuizzes(db: Database, actor: Actor, courseSlug: string) {
+const learnerQuizzesQuery = preparedQuery("learner_quizzes", (db) => {
   const graded = sql`${quizAttempts.status} <> 'in_progress'`;
   return db
     .select({
@@ -530,14 +525,30 @@ export async function listLearnerQuizzes(db: Database, actor: Actor, courseSlug:
       >`(array_agg(${quizAttempts.id} order by ${quizAttempts.attemptNumber} desc) filter (where ${quizAttempts.status} = 'in_progress'))[1]`,
     })
     .from(quizzes)
-    .leftJoin(quizAttempts, and(eq(quizAttempts.quizId, quizzes.id), eq(quizAttempts.userId, actor.id)))
-    .leftJoin(quizAttemptGrants, and(eq(quizAttemptGrants.quizId, quizzes.id), eq(quizAttemptGrants.userId, actor.id)))
+    .leftJoin(quizAttempts, and(eq(quizAttempts.quizId, quizzes.id), eq(quizAttempts.userId, sql.placeholder("userId"))))
+    .leftJoin(quizAttemptGrants, and(eq(quizAttemptGrants.quizId, quizzes.id), eq(quizAttemptGrants.userId, sql.placeholder("userId"))))
     .where(
       and(
-        inArray(quizzes.courseId, db.select({ id: courses.id }).from(courses).where(eq(courses.slug, courseSlug))),
+        inArray(
+          quizzes.courseId,
+          db
+            .select({ id: courses.id })
+            .from(courses)
+            .where(eq(courses.slug, sql.placeholder("courseSlug"))),
+        ),
         isNull(quizzes.deletedAt),
       ),
     )
     .groupBy(quizzes.id, quizAttemptGrants.extraAttempts)
     .orderBy(asc(quizzes.createdAt), asc(quizzes.id));
+});
+
+/**
+ * The quizzes of a course as its learner sees them (course home, lesson player): each with the
+ * learner's attempts used, best score and verdict, and the attempt in progress if any. By the
+ * course's slug, so that the pages read it along with the course (the caller checks that the
+ * actor follows it). One statement: each one a page sends costs it and the database a wake-up.
+ */
+export async function listLearnerQuizzes(db: Database, actor: Actor, courseSlug: string) {
+  return learnerQuizzesQuery(db).execute({ userId: actor.id, courseSlug });
 }
