@@ -29,6 +29,7 @@ import {
   prepareDatabases,
   rawGet,
   root,
+  sampleCpu,
   sampleRss,
   SHAPE_LABEL,
   SHAPES,
@@ -76,6 +77,8 @@ interface Row {
   rssSum?: number;
   rssMax?: number;
   distinctSum?: number;
+  /** CPU per request (ms) of the server, of this machine's PostgreSQL, of the load client; the machine's idle share. */
+  cpu?: { serverMs: number; postgresMs: number; benchMs: number; idleShare: number };
 }
 
 const LABEL: Record<Shape | "nginx", string> = { nginx: "nginx (tous les cœurs)", ...SHAPE_LABEL };
@@ -98,9 +101,10 @@ async function measure(origin: string, pid: number, target: { path: string; cook
   const headers: Record<string, string> = target.cookie ? { cookie: target.cookie } : {};
   if (warmup > 0) await load(`${origin}${target.path}`, warmup, headers, 10);
   const sampler = sampleRss(pid);
+  const cpu = sampleCpu(pid);
   const figures = await load(`${origin}${target.path}`, duration, headers);
   const rss = sampler.stop();
-  return { ...figures, rssSum: rss.sum, rssMax: rss.perProcess, distinctSum: rss.distinctSum };
+  return { ...figures, rssSum: rss.sum, rssMax: rss.perProcess, distinctSum: rss.distinctSum, cpu: cpu.stop(figures.requests) };
 }
 
 const wanted = (name: string) => !targetFilter || targetFilter.some((filter) => name.toLowerCase().includes(filter));
@@ -182,7 +186,9 @@ async function main() {
     "temporaire, PostgreSQL 15 local), chaque forme démarrée à part ; pages connectées avec la session de leur rôle,",
     "ouverte par l'API de connexion. RSS max : somme sur le processus principal et ses processus de travail,",
     "puis le plus gros d'entre eux ; sans doublons : les pages propres de chaque processus, plus une fois les pages",
-    "qu'ils partagent (le binaire de Node).",
+    "qu'ils partagent (le binaire de Node). CPU par requête : le temps CPU (utilisateur et système) pendant la charge,",
+    "divisé par le nombre de requêtes, de tous les fils du serveur (ramasse-miettes et libuv compris), des processus",
+    "du serveur PostgreSQL local et du client de charge ; machine inoccupée : la part du temps des deux cœurs restée libre.",
     "",
     ...table(rows),
     "",
@@ -205,8 +211,8 @@ function table(rows: Row[]) {
   // In the order measured: cached pages (nginx beside them), the uncached page, signed-in pages.
   const names = [...new Set(rows.map((row) => row.name))];
   const lines = [
-    "| page | forme | req/s | p50 (ms) | p99 (ms) | erreurs | non-2xx | requêtes | RSS max (somme) | RSS max (un processus) | sans doublons (somme) |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| page | forme | req/s | p50 (ms) | p99 (ms) | erreurs | non-2xx | requêtes | RSS max (somme) | RSS max (un processus) | sans doublons (somme) | CPU par requête : serveur, PostgreSQL, client (ms) | machine inoccupée |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const name of names) {
     const group = rows.find((row) => row.name === name)!.group;
@@ -214,7 +220,7 @@ function table(rows: Row[]) {
     for (const row of rows.filter((candidate) => candidate.name === name).sort((a, b) => shapeRank(a.shape) - shapeRank(b.shape))) {
       const page = row.shape === "nginx" ? `${name} (nginx, fichier)` : label;
       lines.push(
-        `| ${page} | ${LABEL[row.shape]} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} | ${row.requests} | ${row.rssSum ? mb(row.rssSum) : "—"} | ${row.rssMax ? mb(row.rssMax) : "—"} | ${row.distinctSum ? mb(row.distinctSum) : "—"} |`,
+        `| ${page} | ${LABEL[row.shape]} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} | ${row.requests} | ${row.rssSum ? mb(row.rssSum) : "—"} | ${row.rssMax ? mb(row.rssMax) : "—"} | ${row.distinctSum ? mb(row.distinctSum) : "—"} | ${row.cpu ? `${row.cpu.serverMs.toFixed(2)}, ${row.cpu.postgresMs.toFixed(2)}, ${row.cpu.benchMs.toFixed(2)}` : "—"} | ${row.cpu ? `${(row.cpu.idleShare * 100).toFixed(0)} %` : "—"} |`,
       );
     }
   }
@@ -255,8 +261,17 @@ function verdicts(rows: Row[]): string[] {
       .map((all) => ({ all, one: of(`${engine}-1`).find((row) => row.name === all.name) }))
       .filter((pair) => pair.one);
     if (!pairs.length) continue;
-    const ratios = pairs.map(({ all, one }) => ({ name: all.name, ratio: all.rps / one!.rps }));
-    const text = list(ratios.map((entry) => `${entry.name} ×${entry.ratio.toFixed(2)}`));
+    // What one process left idle bounds what the others can add (sampleCpu).
+    const ratios = pairs.map(({ all, one }) => ({
+      name: all.name,
+      ratio: all.rps / one!.rps,
+      bound: one!.cpu ? 1 / (1 - one!.cpu.idleShare) : NaN,
+    }));
+    const text = list(
+      ratios.map(
+        (entry) => `${entry.name} ×${entry.ratio.toFixed(2)}${Number.isFinite(entry.bound) ? ` (au plus ×${entry.bound.toFixed(2)})` : ""}`,
+      ),
+    );
     lines.push(
       engine === "postgres"
         ? `- Tous les cœurs sur PostgreSQL ≥ ${TARGET.coresRatio}× un processus : ${verdict(ratios.every((entry) => entry.ratio >= TARGET.coresRatio))} (${text})`

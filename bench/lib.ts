@@ -211,6 +211,80 @@ export function sampleRss(pid: number, everyMs = 200) {
   };
 }
 
+/** Linux's clock ticks per second in /proc (USER_HZ), the same on every platform Linux runs on. */
+const TICKS_PER_SECOND = 100;
+
+/** User and system CPU time of a process, all its threads, in ms (Linux /proc; 0 once it ended). */
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** The processes of this machine's PostgreSQL server (the postmaster and its backends). */
+function postgresPids(): number[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return fs.readFileSync(`/proc/${entry}/comm`, "utf8").startsWith("postgres");
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** Busy and idle time of the whole machine, in ms summed over its cores (Linux /proc/stat). */
+function machineMs(): { busy: number; idle: number } {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fs
+    .readFileSync("/proc/stat", "utf8")
+    .split("\n")[0]!
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  const ms = (ticks: number) => (ticks * 1000) / TICKS_PER_SECOND;
+  return { busy: ms(user! + nice! + system! + irq! + softirq! + steal!), idle: ms(idle! + iowait!) };
+}
+
+/**
+ * Where the machine's CPU goes while a load runs, per request: the server (`pid` and its
+ * workers, every thread: the garbage collector's and libuv's too), this machine's PostgreSQL
+ * server (none when the database is elsewhere), and this bench process (the load client); and
+ * the share of the machine left idle. The idle share bounds what more processes can add: a shape
+ * that leaves a quarter of the machine idle can gain at most × 1/(1 − 0.25) ≈ 1.33 by using it.
+ */
+export function sampleCpu(pid: number) {
+  const tree = processTree(pid);
+  const serverCpu = () => tree.reduce((sum, member) => sum + cpuMsOf(member), 0);
+  // A backend opened during the load counts from zero; one that ends during it takes its time
+  // with it (pool connections live as long as the server).
+  const postgresAtStart = new Map(postgresPids().map((member) => [member, cpuMsOf(member)]));
+  const postgresCpu = () => postgresPids().reduce((sum, member) => sum + cpuMsOf(member) - (postgresAtStart.get(member) ?? 0), 0);
+  const start = { server: serverCpu(), bench: process.cpuUsage(), machine: machineMs() };
+  return {
+    stop(requests: number) {
+      const machine = machineMs();
+      const bench = process.cpuUsage(start.bench);
+      const busy = machine.busy - start.machine.busy;
+      const idle = machine.idle - start.machine.idle;
+      const per = (ms: number) => (requests > 0 ? ms / requests : 0);
+      return {
+        serverMs: per(serverCpu() - start.server),
+        postgresMs: per(Math.max(0, postgresCpu())),
+        benchMs: per((bench.user + bench.system) / 1000),
+        idleShare: busy + idle > 0 ? idle / (busy + idle) : 0,
+      };
+    },
+  };
+}
+
 /** A GET that keeps the body as sent (no decompression): what crosses the network. */
 export function rawGet(url: string, headers: Record<string, string> = {}) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
