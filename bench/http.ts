@@ -269,7 +269,8 @@ function verdicts(rows: Row[]): string[] {
     }));
     const text = list(
       ratios.map(
-        (entry) => `${entry.name} ×${entry.ratio.toFixed(2)}${Number.isFinite(entry.bound) ? ` (au plus ×${entry.bound.toFixed(2)})` : ""}`,
+        (entry) =>
+          `${entry.name} ×${entry.ratio.toFixed(2)}${Number.isFinite(entry.bound) ? ` (plafond ×${entry.bound.toFixed(2)} à CPU égal par requête)` : ""}`,
       ),
     );
     lines.push(

@@ -257,8 +257,9 @@ function machineMs(): { busy: number; idle: number } {
  * Where the machine's CPU goes while a load runs, per request: the server (`pid` and its
  * workers, every thread: the garbage collector's and libuv's too), this machine's PostgreSQL
  * server (none when the database is elsewhere), and this bench process (the load client); and
- * the share of the machine left idle. The idle share bounds what more processes can add: a shape
- * that leaves a quarter of the machine idle can gain at most × 1/(1 − 0.25) ≈ 1.33 by using it.
+ * the share of the machine left idle. The idle share bounds what more processes can add at the
+ * same CPU per request: a shape that leaves a quarter of the machine idle can gain × 1/(1 − 0.25)
+ * ≈ 1.33 by using it, no more.
  */
 export function sampleCpu(pid: number) {
   const tree = processTree(pid);
