@@ -6,9 +6,10 @@
  * secrets, demo accounts) or a deployment is CAMPUS_MODE, which defaults to production when the
  * operator declared NODE_ENV=production, and to trial otherwise. See
  * docs/decisions/0004-npm-start-builds-then-serves.md.
- * With WORKERS above 1 ("auto": one per core), a primary process prepares the database and runs
- * that many workers sharing the port; with PGlite, the primary keeps the database and serves it to
- * the workers on a Unix socket (docs/decisions/0022-every-core.md). On Linux, the process first
+ * With WORKERS above 1 ("auto": one per core, the default on PostgreSQL), a primary process
+ * prepares the database and runs that many workers sharing the port; with PGlite (one process by
+ * default, docs/decisions/0042-one-process-on-pglite.md), the primary keeps the database and serves
+ * it to the workers on a Unix socket (docs/decisions/0022-every-core.md). On Linux, the process first
  * replaces itself with MALLOC_ARENA_MAX=2 (docs/decisions/0032-two-malloc-arenas.md).
  * Stops cleanly on SIGTERM/SIGINT: no new connections, requests in flight finish, then the
  * database closes and the process exits 0. A bad configuration, a data folder held by another
@@ -300,9 +301,14 @@ function announceMode(env: ReturnType<CampusModule["loadEnv"]>) {
   }
 }
 
-/** How many server processes: WORKERS, or one per core ("auto"). */
+/**
+ * How many server processes: WORKERS ("auto": one per core); unset, one per core on PostgreSQL
+ * and one on PGlite, where more processes doubled the memory for the same signed-in throughput
+ * (docs/decisions/0042-one-process-on-pglite.md).
+ */
 function workerCount(env: ReturnType<CampusModule["loadEnv"]>) {
-  return env.WORKERS === "auto" ? os.availableParallelism() : env.WORKERS;
+  const workers = env.WORKERS ?? (env.DATABASE_URL ? "auto" : 1);
+  return workers === "auto" ? os.availableParallelism() : workers;
 }
 
 /** Fails early, with the usual message, when the port is taken (the workers would each fail). */

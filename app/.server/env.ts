@@ -78,14 +78,14 @@ const envSchema = z
       .default(5),
     /**
      * Server processes: "auto" (one per core), or a number; 1 = one process (PGlite inside it).
-     * See docs/decisions/0022-every-core.md.
+     * Unset: one per core on PostgreSQL, one on PGlite (server.ts, docs/decisions/0042-one-process-on-pglite.md).
      */
     WORKERS: z
       .string()
       .trim()
       .regex(/^(auto|[1-9]\d?)$/, "doit valoir auto ou un nombre de processus entre 1 et 99")
       .transform((value) => (value === "auto" ? ("auto" as const) : Number(value)))
-      .default("auto"),
+      .optional(),
     LOG_LEVEL: z.enum(["silent", "error", "info"], { error: "doit valoir silent, error ou info" }).default("info"),
     // Files (app/.server/storage, app/.server/files): upload limits in megabytes, and S3-compatible
     // storage instead of DATA_DIR/files when S3_BUCKET is set.

@@ -441,10 +441,15 @@ describe("a trial (no NODE_ENV, no CAMPUS_MODE)", () => {
     async () => {
       const port = await freePort();
       const dataDir = tempDir();
-      // One process (PGlite inside it), the shape of WORKERS=1.
-      const started = startServer({ PORT: String(port), DATA_DIR: dataDir, NODE_ENV: "", BETTER_AUTH_SECRET: "", WORKERS: "1" });
+      // WORKERS unset, on PGlite: one process, PGlite inside it (docs/decisions/0042-one-process-on-pglite.md).
+      const started = startServer({ PORT: String(port), DATA_DIR: dataDir, NODE_ENV: "", BETTER_AUTH_SECRET: "" });
       try {
         await waitUntilListening(started, port);
+        if (process.platform === "linux") {
+          const pid = started.child.pid!;
+          expect(fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim()).toBe("");
+        }
+        expect(started.output()).not.toMatch(/\d+ processus/);
         expect(started.output()).toContain("Mode essai");
         expect(fs.readFileSync(path.join(dataDir, "auth-secret"), "utf8").trim().length).toBeGreaterThanOrEqual(32);
         const response = await fetch(`http://127.0.0.1:${port}/api/auth/sign-in/email`, {
