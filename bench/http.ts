@@ -261,16 +261,17 @@ function verdicts(rows: Row[]): string[] {
       .map((all) => ({ all, one: of(`${engine}-1`).find((row) => row.name === all.name) }))
       .filter((pair) => pair.one);
     if (!pairs.length) continue;
-    // What one process left idle bounds what the others can add (sampleCpu).
+    // What one process left idle is the room the others have, at the same CPU per request (sampleCpu).
     const ratios = pairs.map(({ all, one }) => ({
       name: all.name,
       ratio: all.rps / one!.rps,
+      idle: one!.cpu?.idleShare ?? NaN,
       bound: one!.cpu ? 1 / (1 - one!.cpu.idleShare) : NaN,
     }));
     const text = list(
       ratios.map(
         (entry) =>
-          `${entry.name} ×${entry.ratio.toFixed(2)}${Number.isFinite(entry.bound) ? ` (plafond ×${entry.bound.toFixed(2)} à CPU égal par requête)` : ""}`,
+          `${entry.name} ×${entry.ratio.toFixed(2)}${Number.isFinite(entry.bound) ? ` (un processus laissait ${(entry.idle * 100).toFixed(0)} % des cœurs libres : ×${entry.bound.toFixed(2)} à CPU égal par requête)` : ""}`,
       ),
     );
     lines.push(
