@@ -262,18 +262,10 @@ function verdicts(rows: Row[]): string[] {
       .filter((pair) => pair.one);
     if (!pairs.length) continue;
     // What one process left idle is the room the others have, at the same CPU per request (sampleCpu).
-    const ratios = pairs.map(({ all, one }) => ({
-      name: all.name,
-      ratio: all.rps / one!.rps,
-      idle: one!.cpu?.idleShare ?? NaN,
-      bound: one!.cpu ? 1 / (1 - one!.cpu.idleShare) : NaN,
-    }));
-    const text = list(
-      ratios.map(
-        (entry) =>
-          `${entry.name} ×${entry.ratio.toFixed(2)}${Number.isFinite(entry.bound) ? ` (un processus laissait ${(entry.idle * 100).toFixed(0)} % des cœurs libres : ×${entry.bound.toFixed(2)} à CPU égal par requête)` : ""}`,
-      ),
-    );
+    const ratios = pairs.map(({ all, one }) => ({ name: all.name, ratio: all.rps / one!.rps, idle: one!.cpu?.idleShare }));
+    const room = (idle: number) =>
+      ` (un processus laissait ${(idle * 100).toFixed(0)} % des cœurs libres : ×${(1 / (1 - idle)).toFixed(2)} à CPU égal par requête)`;
+    const text = list(ratios.map((entry) => `${entry.name} ×${entry.ratio.toFixed(2)}${entry.idle === undefined ? "" : room(entry.idle)}`));
     lines.push(
       engine === "postgres"
         ? `- Tous les cœurs sur PostgreSQL ≥ ${TARGET.coresRatio}× un processus : ${verdict(ratios.every((entry) => entry.ratio >= TARGET.coresRatio))} (${text})`
