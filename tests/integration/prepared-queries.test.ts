@@ -4,6 +4,7 @@ import type { DatabaseHandle } from "~/.server/db/client";
 import { preparedQuery } from "~/.server/db/prepared";
 import { users } from "~/.server/db/schema";
 import { listMyEnrolments } from "~/.server/learning";
+import { getManagedCourseStats, listManagedCourses } from "~/.server/reports";
 import { createCourse, createUser, enrol } from "../factories";
 import { createTestDatabase } from "../setup/db";
 
@@ -50,6 +51,34 @@ describe("prepared reads", () => {
     expect((await listMyEnrolments(handle.db, first)).map((row) => row.courseId)).toEqual([course.id]);
     expect(await listMyEnrolments(handle.db, second)).toEqual([]);
     expect((await listMyEnrolments(handle.db, first)).map((row) => row.courseId)).toEqual([course.id]);
+  });
+
+  it("give each actor the courses they manage, under every filter, whoever asked before", async () => {
+    const [awa, seydou] = [await createUser(handle.db, { role: "teacher" }), await createUser(handle.db, { role: "teacher" })];
+    const admin = await createUser(handle.db, { role: "admin" });
+    const student = await createUser(handle.db);
+    const solar = (await createCourse(handle.db, { instructor: awa, title: "Énergie solaire à Kati", category: "energie" })).course;
+    const network = (await createCourse(handle.db, { instructor: awa, title: "Sécurité réseau", status: "draft" })).course;
+    const farming = (await createCourse(handle.db, { instructor: seydou, title: "Agrobusiness", category: "energie" })).course;
+    const ids = async (actor: typeof awa, filters = {}) =>
+      (await listManagedCourses(handle.db, actor, filters)).map((row) => row.id).sort();
+    // Twice each, alternating: a statement kept from one call never answers the next actor.
+    for (let round = 0; round < 2; round++) {
+      expect(await ids(awa)).toEqual([solar.id, network.id].sort());
+      expect(await ids(seydou)).toEqual([farming.id]);
+      expect(await ids(admin)).toEqual(expect.arrayContaining([solar.id, network.id, farming.id]));
+      expect(await ids(student)).toEqual([]);
+      expect(await ids(awa, { q: "securite" })).toEqual([network.id]);
+      expect(await ids(awa, { q: "50%" })).toEqual([]);
+      expect(await ids(awa, { status: "draft" })).toEqual([network.id]);
+      expect(await ids(awa, { category: "energie" })).toEqual([solar.id]);
+      expect(await ids(seydou, { category: "energie", status: "published", q: "agro" })).toEqual([farming.id]);
+      expect(await ids(admin, { category: "energie", q: "kati" })).toEqual([solar.id]);
+    }
+    expect(await getManagedCourseStats(handle.db, awa)).toMatchObject({ total: 2, published: 1, drafts: 1 });
+    expect(await getManagedCourseStats(handle.db, seydou)).toMatchObject({ total: 1, published: 1, drafts: 0 });
+    expect(await getManagedCourseStats(handle.db, student)).toMatchObject({ total: 0 });
+    expect((await getManagedCourseStats(handle.db, admin)).total).toBeGreaterThanOrEqual(3);
   });
 
   it("are named after their text on PostgreSQL, and kept prepared on the connection", async ({ skip }) => {

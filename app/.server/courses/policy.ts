@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from "drizzle-orm";
+import { eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import { canTeach, isAdmin, isSelf, type Actor } from "../auth/actor";
 import { courses } from "../db/schema";
 
@@ -21,11 +21,23 @@ export function canManageCourse(actor: Actor | null, course: Pick<CourseFacts, "
   return canTeach(actor) && isSelf(actor, course.instructorId);
 }
 
+/** Which courses `canManageCourse` lets the actor manage: every one, their own, or none. */
+export type ManagedScope = "all" | "own" | "none";
+export function managedCoursesScope(actor: Actor | null): ManagedScope {
+  if (isAdmin(actor)) return "all";
+  return actor && canTeach(actor) ? "own" : "none";
+}
+
 /** `canManageCourse` as SQL: every course for an admin, their own for a teacher, none otherwise. */
 export function managedCoursesWhere(actor: Actor | null): SQL {
-  if (isAdmin(actor)) return sql`true`;
-  if (actor && canTeach(actor)) return eq(courses.instructorId, actor.id);
-  return sql`false`;
+  return managedScopeWhere(managedCoursesScope(actor), actor?.id ?? "");
+}
+
+/** `managedCoursesWhere` for a prepared statement: the scope fixed, the teacher's id a placeholder. */
+export function managedScopeWhere(scope: ManagedScope, instructorId: string | SQLWrapper): SQL {
+  if (scope === "all") return sql`true`;
+  if (scope === "none") return sql`false`;
+  return eq(courses.instructorId, instructorId);
 }
 
 /** A published course is public; a draft or an archived one is seen only by those who manage it. */
