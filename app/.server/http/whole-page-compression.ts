@@ -6,20 +6,58 @@ const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
 /**
+ * The encoding of a page: brotli whenever the browser takes it (smaller than gzip by ~10 % on
+ * our pages), else gzip. Browsers list `gzip, deflate, br, zstd` at equal weight, so the
+ * client-order choice of `req.acceptsEncodings` would give them gzip.
+ */
+export function pageEncoding(acceptEncoding: string | undefined): "br" | "gzip" | "identity" {
+  if (!acceptEncoding) return "identity";
+  return /\bbr\b/.test(acceptEncoding) ? "br" : /\bgzip\b/.test(acceptEncoding) ? "gzip" : "identity";
+}
+
+/** Pages up to this size are compressed on the event loop; larger ones on libuv's thread pool. */
+const EVENT_LOOP_LIMIT = 256 * 1024;
+
+/**
+ * On the event loop, a page compresses at about the cost of writing it uncompressed to the socket.
+ * On the thread pool, each stream in flight holds its encoder's buffers, which Node reports to V8
+ * as external memory: under load that brought on a full garbage collection every ten pages and
+ * cost 3 to 5 ms of CPU more per catalogue page (docs/decisions/0006-compression.md).
+ */
+function compressPage(page: Buffer, encoding: "br" | "gzip"): Promise<Buffer> {
+  const options = encoding === "br" ? { params: brotliPageParams(page.length) } : { level: 6 };
+  if (page.length > EVENT_LOOP_LIMIT) return encoding === "br" ? brotli(page, options) : gzip(page, options);
+  return new Promise((resolve) => resolve(encoding === "br" ? zlib.brotliCompressSync(page, options) : zlib.gzipSync(page, options)));
+}
+
+/**
  * Rendered pages are compressed whole, once, and sent in one write with their length
  * (docs/decisions/0019-render-path.md). Pages are rendered into one buffer (app/entry.server.tsx),
  * but the generic `compression()` middleware of server.ts is a stream that React Router's adapter
  * flushes after each chunk: a flushed block, a final block and the chunked-encoding trailer were
- * three writes per page, and the compression ran on the event loop. Here the page is compressed
- * in one call on libuv's thread pool (brotli 4 or gzip 6, as decision 0006 chose for pages) and
- * answered with a Content-Length, which `compression()` then leaves alone (already encoded).
+ * three writes per page, and the compression ran in pieces on the event loop. Here the page is
+ * compressed in one call (brotli 4 or gzip 6, as decision 0006 chose for pages) and answered with
+ * a Content-Length, which `compression()` then leaves alone (already encoded).
  * Only HTML is held: anything else (files, downloads, event streams) passes through untouched.
  */
+/**
+ * Brotli 4 with a window no larger than the page: by default brotli opens a 4 MB window, and hash
+ * tables to match, for every response; a window that covers the page compresses it byte for byte
+ * as well, in a fraction of the memory.
+ */
+export function brotliPageParams(size: number): Record<number, number> {
+  const { BROTLI_PARAM_QUALITY, BROTLI_PARAM_LGWIN, BROTLI_PARAM_SIZE_HINT, BROTLI_MIN_WINDOW_BITS, BROTLI_MAX_WINDOW_BITS } =
+    zlib.constants;
+  // The window keeps 16 bytes to itself.
+  const windowBits = Math.min(BROTLI_MAX_WINDOW_BITS, Math.max(BROTLI_MIN_WINDOW_BITS, Math.ceil(Math.log2(size + 16))));
+  return { [BROTLI_PARAM_QUALITY]: 4, [BROTLI_PARAM_LGWIN]: windowBits, [BROTLI_PARAM_SIZE_HINT]: size };
+}
+
 export function compressWholePages(): express.RequestHandler {
   return (req, res, next) => {
     if (req.method !== "GET") return next();
-    const encoding = req.acceptsEncodings("br", "gzip", "identity");
-    if (encoding !== "br" && encoding !== "gzip") return next();
+    const encoding = pageEncoding(req.headers["accept-encoding"]);
+    if (encoding === "identity") return next();
 
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => express.Response;
@@ -52,9 +90,7 @@ export function compressWholePages(): express.RequestHandler {
       const callback = rest.find((value) => typeof value === "function") as (() => void) | undefined;
       if (chunk != null) chunks!.push(bufferOf(chunk, rest[0]));
       const page = Buffer.concat(chunks!);
-      const compressed =
-        encoding === "br" ? brotli(page, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }) : gzip(page, { level: 6 });
-      compressed.then(
+      compressPage(page, encoding).then(
         (body) => {
           if (res.destroyed) return;
           res.setHeader("Content-Encoding", encoding);
