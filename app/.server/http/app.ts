@@ -127,8 +127,9 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
   // Every response carries its request id; the server log names it beside any error.
   app.use(assignRequestId);
   // Pages leave compressed whole, in one write; registered before the page cache, which stores
-  // what the render wrote (uncompressed) and answers its hits already compressed.
-  app.use(compressWholePages());
+  // what the render wrote (uncompressed) and answers its hits already compressed. On the event
+  // loop, unless it also runs the database (PGlite in this process).
+  app.use(compressWholePages({ onEventLoop: !db.pglite }));
 
   // Then: anonymous visitors' pages, kept a few seconds (docs/decisions/0007-anonymous-page-cache.md).
   // A hit replays the stored headers (security headers included) and skips everything below.

@@ -19,10 +19,12 @@ let base: string;
 
 beforeAll(async () => {
   const app = express();
-  app.use(compressWholePages());
+  // Pages on the event loop under /boucle, on the thread pool elsewhere.
+  const [onLoop, onPool] = [compressWholePages({ onEventLoop: true }), compressWholePages({ onEventLoop: false })];
+  app.use((req, res, next) => (req.path.startsWith("/boucle/") ? onLoop : onPool)(req, res, next));
   app.get("/fichier.txt", (_req, res) => void res.type("text/plain").send(small));
   // Written in pieces, as React's stream writer does.
-  app.get("/:size", (req, res) => {
+  app.get(["/:size", "/boucle/:size"], (req, res) => {
     const page = req.params.size === "grande" ? large : small;
     res.setHeader("Content-Type", "text/html; charset=utf-8");
     for (let at = 0; at < page.length; at += 16_384) res.write(page.slice(at, at + 16_384));
@@ -55,10 +57,12 @@ describe("whole-page compression", () => {
     expect(pageEncoding(undefined)).toBe("identity");
   });
 
-  it("sends small and large pages whole, with their length, decoding to the page", async () => {
+  it("sends small and large pages whole, with their length, decoding to the page, on the event loop or the pool", async () => {
     for (const [path, page] of [
       ["/petite", small],
       ["/grande", large],
+      ["/boucle/petite", small],
+      ["/boucle/grande", large],
     ] as const) {
       const br = await get(path, "gzip, deflate, br, zstd");
       expect(br.headers["content-encoding"]).toBe("br");

@@ -15,18 +15,21 @@ export function pageEncoding(acceptEncoding: string | undefined): "br" | "gzip" 
   return /\bbr\b/.test(acceptEncoding) ? "br" : /\bgzip\b/.test(acceptEncoding) ? "gzip" : "identity";
 }
 
-/** Pages up to this size are compressed on the event loop; larger ones on libuv's thread pool. */
+/** Pages up to this size may be compressed on the event loop; larger ones go to libuv's thread pool. */
 const EVENT_LOOP_LIMIT = 256 * 1024;
 
 /**
- * On the event loop, a page compresses at about the cost of writing it uncompressed to the socket.
- * On the thread pool, each stream in flight holds its encoder's buffers, which Node reports to V8
- * as external memory: under load that brought on a full garbage collection every ten pages and
- * cost 3 to 5 ms of CPU more per catalogue page (docs/decisions/0006-compression.md).
+ * Where a page is compressed (docs/decisions/0006-compression.md). On the thread pool, each stream
+ * in flight holds its encoder's buffers, which Node reports to V8 as external memory: under load,
+ * with PostgreSQL, that brought on a full garbage collection every ten pages and cost 3 to 5 ms of
+ * CPU more per catalogue page than compressing on the event loop, at about the cost of writing the
+ * page uncompressed. With PGlite in the process, though, the event loop also runs the database and
+ * is the one thing in short supply: under the mixed load, compressing there cut the anonymous
+ * pages' throughput by more than half and let signed-in requests time out, so there the pool it is.
  */
-function compressPage(page: Buffer, encoding: "br" | "gzip"): Promise<Buffer> {
+function compressPage(page: Buffer, encoding: "br" | "gzip", onEventLoop: boolean): Promise<Buffer> {
   const options = encoding === "br" ? { params: brotliPageParams(page.length) } : { level: 6 };
-  if (page.length > EVENT_LOOP_LIMIT) return encoding === "br" ? brotli(page, options) : gzip(page, options);
+  if (!onEventLoop || page.length > EVENT_LOOP_LIMIT) return encoding === "br" ? brotli(page, options) : gzip(page, options);
   return new Promise((resolve) => resolve(encoding === "br" ? zlib.brotliCompressSync(page, options) : zlib.gzipSync(page, options)));
 }
 
@@ -53,7 +56,7 @@ export function brotliPageParams(size: number): Record<number, number> {
   return { [BROTLI_PARAM_QUALITY]: 4, [BROTLI_PARAM_LGWIN]: windowBits, [BROTLI_PARAM_SIZE_HINT]: size };
 }
 
-export function compressWholePages(): express.RequestHandler {
+export function compressWholePages(options: { onEventLoop: boolean }): express.RequestHandler {
   return (req, res, next) => {
     if (req.method !== "GET") return next();
     const encoding = pageEncoding(req.headers["accept-encoding"]);
@@ -90,7 +93,7 @@ export function compressWholePages(): express.RequestHandler {
       const callback = rest.find((value) => typeof value === "function") as (() => void) | undefined;
       if (chunk != null) chunks!.push(bufferOf(chunk, rest[0]));
       const page = Buffer.concat(chunks!);
-      compressPage(page, encoding).then(
+      compressPage(page, encoding, options.onEventLoop).then(
         (body) => {
           if (res.destroyed) return;
           res.setHeader("Content-Encoding", encoding);
