@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import zlib from "node:zlib";
+import { pageEncoding } from "./whole-page-compression";
 import type express from "express";
 
 /**
@@ -75,8 +76,7 @@ export function createPageCache(options: PageCacheOptions) {
     hits++;
     for (const [name, value] of entry.headers) res.setHeader(name, value);
     if (entry.csp) res.setHeader("Content-Security-Policy", entry.csp);
-    const accepted = String(req.headers["accept-encoding"] ?? "");
-    const encoding = /\bbr\b/.test(accepted) ? "br" : /\bgzip\b/.test(accepted) ? "gzip" : "identity";
+    const encoding = pageEncoding(req.headers["accept-encoding"]);
     const body = entry[encoding];
     if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
     res.setHeader("Vary", "Accept-Encoding");

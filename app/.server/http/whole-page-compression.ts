@@ -6,7 +6,7 @@ const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
 /**
- * The encoding of a page: brotli whenever the browser takes it (smaller than gzip by ~10 % on
+ * The encoding of a page, rendered or replayed from the page cache: brotli whenever the browser takes it (smaller than gzip by ~10 % on
  * our pages), else gzip. Browsers list `gzip, deflate, br, zstd` at equal weight, so the
  * client-order choice of `req.acceptsEncodings` would give them gzip.
  */
@@ -48,7 +48,7 @@ function compressPage(page: Buffer, encoding: "br" | "gzip", onEventLoop: boolea
  * tables to match, for every response; a window that covers the page compresses it byte for byte
  * as well, in a fraction of the memory.
  */
-export function brotliPageParams(size: number): Record<number, number> {
+function brotliPageParams(size: number): Record<number, number> {
   const { BROTLI_PARAM_QUALITY, BROTLI_PARAM_LGWIN, BROTLI_PARAM_SIZE_HINT, BROTLI_MIN_WINDOW_BITS, BROTLI_MAX_WINDOW_BITS } =
     zlib.constants;
   // The window keeps 16 bytes to itself.

@@ -89,9 +89,11 @@ function filterConditions(shape: FilterShape): SQL | undefined {
  * and its totals, this statement took PostgreSQL seven times longer to plan than to run.
  */
 const listQueries = new Map<string, ReturnType<typeof listQueryOf>>();
+function shapeName(shape: FilterShape) {
+  return `managed_courses_${shape.scope}${shape.q ? "_q" : ""}${shape.status ? "_status" : ""}${shape.category ? "_category" : ""}`;
+}
 function listQueryOf(shape: FilterShape) {
-  const name = `managed_courses_${shape.scope}${shape.q ? "_q" : ""}${shape.status ? "_status" : ""}${shape.category ? "_category" : ""}`;
-  return preparedQuery(name, (db) => {
+  return preparedQuery(shapeName(shape), (db) => {
     const lessonRows = lessonTotals(db);
     return db
       .select({
@@ -136,9 +138,8 @@ export async function listManagedCourses(db: Database, actor: Actor, filters: Pa
   const scope = managedCoursesScope(actor);
   if (scope === "none") return [];
   const shape = filterShape(scope, filters);
-  const key = JSON.stringify(shape);
-  let query = listQueries.get(key);
-  if (!query) listQueries.set(key, (query = listQueryOf(shape)));
+  let query = listQueries.get(shapeName(shape));
+  if (!query) listQueries.set(shapeName(shape), (query = listQueryOf(shape)));
   const rows = await query(db).execute({
     instructorId: actor.id,
     pattern: containingPattern(filters.q?.trim() ?? ""),
