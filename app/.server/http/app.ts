@@ -53,6 +53,7 @@ import { createPageCache } from "./page-cache";
 import { hardenBuild } from "./route-errors";
 import { createRouterContext } from "./router-context";
 import { compressWholePages } from "./whole-page-compression";
+import { startInTurns } from "./admission";
 
 export interface CampusApp {
   handler: express.Express;
@@ -145,6 +146,10 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
     throw error;
   });
   reference.cache.onInvalidate(() => pageCache.clear());
+  // What is not in the page cache starts in turns, two per turn of the event loop, so that a busy
+  // process keeps accepting connections and serves requests in the order they came
+  // (docs/decisions/0043-requests-in-turns.md).
+  app.use(startInTurns({ perTurn: 2 }));
   // The bell's unread count, kept per user until their notifications change.
   const unread = await attachUnreadCounts(db).catch(async (error: unknown) => {
     await reference.stop();

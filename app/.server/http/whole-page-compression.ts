@@ -34,16 +34,6 @@ function compressPage(page: Buffer, encoding: "br" | "gzip", onEventLoop: boolea
 }
 
 /**
- * Rendered pages are compressed whole, once, and sent in one write with their length
- * (docs/decisions/0019-render-path.md). Pages are rendered into one buffer (app/entry.server.tsx),
- * but the generic `compression()` middleware of server.ts is a stream that React Router's adapter
- * flushes after each chunk: a flushed block, a final block and the chunked-encoding trailer were
- * three writes per page, and the compression ran in pieces on the event loop. Here the page is
- * compressed in one call (brotli 4 or gzip 6, as decision 0006 chose for pages) and answered with
- * a Content-Length, which `compression()` then leaves alone (already encoded).
- * Only HTML is held: anything else (files, downloads, event streams) passes through untouched.
- */
-/**
  * Brotli 4 with a window no larger than the page: by default brotli opens a 4 MB window, and hash
  * tables to match, for every response; a window that covers the page compresses it byte for byte
  * as well, in a fraction of the memory.
@@ -56,6 +46,16 @@ function brotliPageParams(size: number): Record<number, number> {
   return { [BROTLI_PARAM_QUALITY]: 4, [BROTLI_PARAM_LGWIN]: windowBits, [BROTLI_PARAM_SIZE_HINT]: size };
 }
 
+/**
+ * Rendered pages are compressed whole, once, and sent in one write with their length
+ * (docs/decisions/0019-render-path.md). Pages are rendered into one buffer (app/entry.server.tsx),
+ * but the generic `compression()` middleware of server.ts is a stream that React Router's adapter
+ * flushes after each chunk: a flushed block, a final block and the chunked-encoding trailer were
+ * three writes per page, and the compression ran in pieces on the event loop. Here the page is
+ * compressed in one call (brotli 4 or gzip 6, as decision 0006 chose for pages) and answered with
+ * a Content-Length, which `compression()` then leaves alone (already encoded).
+ * Only HTML is held: anything else (files, downloads, event streams) passes through untouched.
+ */
 export function compressWholePages(options: { onEventLoop: boolean }): express.RequestHandler {
   return (req, res, next) => {
     if (req.method !== "GET") return next();
