@@ -18,15 +18,19 @@ export function startInTurns(options: { perTurn: number }): express.RequestHandl
 
   const takeTurn = () => {
     turnScheduled = false;
-    let started = 0;
-    while (started < options.perTurn && waiting.length) {
-      const { req, next } = waiting.shift()!;
-      // A visitor who left while waiting gets no render.
-      if (req.destroyed) continue;
-      started++;
-      next();
+    try {
+      let started = 0;
+      while (started < options.perTurn && waiting.length) {
+        const { req, next } = waiting.shift()!;
+        // A visitor whose connection closed while waiting gets no render (their response has
+        // closed with it, which releases whatever waited on it, such as the page cache).
+        if (req.socket.destroyed) continue;
+        started++;
+        next();
+      }
+    } finally {
+      scheduleTurn();
     }
-    scheduleTurn();
   };
   // An immediate queued from an immediate runs on the next turn, after the loop has polled
   // (and accepted) again.

@@ -146,10 +146,6 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
     throw error;
   });
   reference.cache.onInvalidate(() => pageCache.clear());
-  // What is not in the page cache starts in turns, two per turn of the event loop, so that a busy
-  // process keeps accepting connections and serves requests in the order they came
-  // (docs/decisions/0043-requests-in-turns.md).
-  app.use(startInTurns({ perTurn: 2 }));
   // The bell's unread count, kept per user until their notifications change.
   const unread = await attachUnreadCounts(db).catch(async (error: unknown) => {
     await reference.stop();
@@ -220,6 +216,11 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
       clearTimeout(timer);
     }
   });
+
+  // Everything below starts in turns, two per turn of the event loop, so that a busy process keeps
+  // accepting connections and serves requests in the order they came
+  // (docs/decisions/0043-requests-in-turns.md). Cached pages and /healthz answer before the queue.
+  app.use(startInTurns({ perTurn: 2 }));
 
   // Accounts: Better Auth on /api/auth/* (before any body parser) and the request's session.
   // Resolved sessions are kept a few seconds, dropped at once when a session or its user changes.
