@@ -248,8 +248,11 @@ function verdicts(rows: Row[]): string[] {
   if (rendered.length) {
     const slow = rendered.filter((row) => row.p99 > TARGET.p99);
     const worst = [...rendered].sort((a, b) => b.p99 - a.p99)[0]!;
+    // Little's law: connections that chain their requests wait, on average, connections / throughput.
+    const meanWaits = rendered.map((row) => (connections * 1000) / row.rps);
+    const little = `loi de Little : ${connections} connexions qui enchaînent leurs requêtes attendent en moyenne ${connections} / débit, ici de ${Math.min(...meanWaits).toFixed(0)} à ${Math.max(...meanWaits).toFixed(0)} ms ; une moyenne de ${TARGET.p99} ms demande ${((connections * 1000) / TARGET.p99).toFixed(0)} req/s`;
     lines.push(
-      `- Les mêmes, p99 ≤ ${TARGET.p99} ms à ${connections} connexions, toutes formes : ${verdict(!slow.length)} (${slow.length} cible(s) au-dessus sur ${rendered.length} ; la plus lente : ${worst.name}, ${LABEL[worst.shape]}, ${worst.p99} ms)`,
+      `- Les mêmes, p99 ≤ ${TARGET.p99} ms à ${connections} connexions, toutes formes : ${verdict(!slow.length)} (${slow.length} cible(s) au-dessus sur ${rendered.length} ; la plus lente : ${worst.name}, ${LABEL[worst.shape]}, ${worst.p99} ms ; ${little})`,
     );
   }
   const failing = rows.filter((row) => row.errors + row.non2xx > 0);
