@@ -8,10 +8,13 @@ import { createPageCache } from "./page-cache";
 /** Resolves after the turn of the event loop that is running (immediates queued now run on it). */
 const endOfTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A request as the queue sees it: only whether its connection is still open matters. */
+const visitor = () => ({ socket: { destroyed: false } }) as unknown as express.Request;
+
 function arrive(middleware: express.RequestHandler, count: number) {
   const started: number[] = [];
   const requests = Array.from({ length: count }, (_, index) => {
-    const req = { socket: { destroyed: false } } as unknown as express.Request;
+    const req = visitor();
     middleware(req, {} as express.Response, () => started.push(index));
     return req;
   });
@@ -46,11 +49,10 @@ describe("requests started in turns", () => {
   it("goes on taking turns after a request's start throws, and after the queue emptied", async () => {
     const middleware = startInTurns({ perTurn: 1 });
     const started: string[] = [];
-    const req = () => ({ socket: { destroyed: false } }) as unknown as express.Request;
-    middleware(req(), {} as express.Response, () => {
+    middleware(visitor(), {} as express.Response, () => {
       throw new Error("a broken handler");
     });
-    middleware(req(), {} as express.Response, () => started.push("second"));
+    middleware(visitor(), {} as express.Response, () => started.push("second"));
     const uncaught: unknown[] = [];
     const keep = (error: unknown) => uncaught.push(error);
     process.prependListener("uncaughtException", keep);
@@ -63,7 +65,7 @@ describe("requests started in turns", () => {
     expect(uncaught).toHaveLength(1);
     expect(started).toEqual(["second"]);
 
-    middleware(req(), {} as express.Response, () => started.push("later"));
+    middleware(visitor(), {} as express.Response, () => started.push("later"));
     await endOfTurn();
     expect(started).toEqual(["second", "later"]);
   });

@@ -39,6 +39,7 @@ import {
 } from "../notifications";
 import { createRealtimeServer, sweepPresence, type RealtimeServer } from "../realtime";
 import { pruneRateLimits, RATE_LIMIT_RETENTION_MS } from "../rate-limit";
+import { startInTurns } from "./admission";
 import {
   allowedMethods,
   assignRequestId,
@@ -53,7 +54,6 @@ import { createPageCache } from "./page-cache";
 import { hardenBuild } from "./route-errors";
 import { createRouterContext } from "./router-context";
 import { compressWholePages } from "./whole-page-compression";
-import { startInTurns } from "./admission";
 
 export interface CampusApp {
   handler: express.Express;

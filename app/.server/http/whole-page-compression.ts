@@ -6,16 +6,17 @@ const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
 /**
- * The encoding of a page, rendered or replayed from the page cache: brotli whenever the browser takes it (smaller than gzip by ~10 % on
- * our pages), else gzip. Browsers list `gzip, deflate, br, zstd` at equal weight, so the
- * client-order choice of `req.acceptsEncodings` would give them gzip.
+ * The encoding of a page, rendered or replayed from the page cache: brotli whenever the browser
+ * takes it (smaller than gzip by ~10 % on our pages), else gzip. Browsers list
+ * `gzip, deflate, br, zstd` at equal weight, so the client-order choice of `req.acceptsEncodings`
+ * would give them gzip.
  */
 export function pageEncoding(acceptEncoding: string | undefined): "br" | "gzip" | "identity" {
   if (!acceptEncoding) return "identity";
   return /\bbr\b/.test(acceptEncoding) ? "br" : /\bgzip\b/.test(acceptEncoding) ? "gzip" : "identity";
 }
 
-/** Pages up to this size may be compressed on the event loop; larger ones go to libuv's thread pool. */
+/** Pages up to this size may be compressed on the event loop; larger ones go to libuv's pool. */
 const EVENT_LOOP_LIMIT = 256 * 1024;
 
 /**

@@ -138,8 +138,9 @@ export async function listManagedCourses(db: Database, actor: Actor, filters: Pa
   const scope = managedCoursesScope(actor);
   if (scope === "none") return [];
   const shape = filterShape(scope, filters);
-  let query = listQueries.get(shapeName(shape));
-  if (!query) listQueries.set(shapeName(shape), (query = listQueryOf(shape)));
+  const name = shapeName(shape);
+  let query = listQueries.get(name);
+  if (!query) listQueries.set(name, (query = listQueryOf(shape)));
   const rows = await query(db).execute({
     instructorId: actor.id,
     pattern: containingPattern(filters.q?.trim() ?? ""),
