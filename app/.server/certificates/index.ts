@@ -7,6 +7,7 @@ export { certificatesContext, type Certificate, type Certificates } from "./serv
 export { completionOf, issueCertificateIfComplete } from "./issue";
 export {
   certificatesFor,
+  getCertificateBadgePng,
   getCertificateCredential,
   getCertificatePdf,
   getOwnCertificate,
@@ -14,7 +15,15 @@ export {
   myCertificateSummary,
   type CertificateView,
 } from "./read";
-export { publishedIssuerProfile, revocationList, VERIFICATION_LIMIT, verifyCertificateCode, verifyForVisitor } from "./verify";
+export {
+  publishedIssuerProfile,
+  publishedKey,
+  publishedKeySet,
+  revocationList,
+  VERIFICATION_LIMIT,
+  verifyCertificateCode,
+  verifyForVisitor,
+} from "./verify";
 export { listAllCertificates, reissueCertificate, revokeCertificate } from "./manage";
 export { issuerUrls } from "./credential";
 export { getPublicKey, listPublicKeys } from "./keys";

@@ -54,7 +54,7 @@ const fullName = (row: { firstName: string; lastName: string; name?: string }) =
 export async function certificateFacts(db: Database, userId: string, courseId: number) {
   const [row] = await db
     .select({
-      learner: { firstName: users.firstName, lastName: users.lastName, name: users.name },
+      learner: { firstName: users.firstName, lastName: users.lastName, name: users.name, email: users.email },
       course: {
         id: courses.id,
         slug: courses.slug,
@@ -81,6 +81,7 @@ export async function certificateFacts(db: Database, userId: string, courseId: n
     .where(eq(lessons.courseId, courseId));
   return {
     learnerName: fullName(row.learner),
+    learnerEmail: row.learner.email,
     course: row.course,
     instructorName: instructor ? fullName(instructor) : null,
     // One credit per hour of lessons, at least one.
@@ -92,6 +93,7 @@ export type NewCertificate = {
   userId: string;
   courseId: number;
   learnerName: string;
+  learnerEmail: string;
   courseTitle: string;
   courseDescription: string;
   courseSlug: string;
@@ -116,6 +118,7 @@ export async function insertCertificate(tx: Database, services: Certificates, in
     code,
     userId: input.userId,
     learnerName: input.learnerName,
+    learnerEmail: input.learnerEmail,
     courseTitle: input.courseTitle,
     courseDescription: input.courseDescription,
     courseUrl: `${services.publicUrl}/formations/${input.courseSlug}`,
@@ -188,6 +191,7 @@ export async function issueCertificateIfComplete(db: Database, services: Certifi
       userId: check.userId,
       courseId: check.courseId,
       learnerName: facts.learnerName,
+      learnerEmail: facts.learnerEmail,
       courseTitle: facts.course.title,
       courseDescription: facts.course.description,
       courseSlug: facts.course.slug,

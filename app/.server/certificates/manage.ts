@@ -4,6 +4,7 @@ import type { Database } from "../db/client";
 import { containsText } from "../db/like";
 import { certificates, users } from "../db/schema";
 import { AppError } from "../errors";
+import { notifyUser } from "../notifications";
 import { certificateFacts, insertCertificate } from "./issue";
 import { canManageCertificates } from "./policy";
 import { publicView } from "./read";
@@ -58,6 +59,17 @@ export async function revokeCertificate(db: Database, actor: Actor, id: string, 
       .set({ status: "revoked", revokedAt: now, revokedReason: text, revokedBy: actor.id })
       .where(eq(certificates.id, id))
       .returning();
+    // The holder must know (by e-mail whatever their settings): once, the key making a replay a no-op.
+    if (row.userId)
+      await notifyUser(tx, {
+        userId: row.userId,
+        kind: "certificate_revoked",
+        title: "Certificat révoqué",
+        body: `Votre certificat « ${row.courseTitle} » (n° ${row.code}) a été révoqué par l'institut. Motif : « ${text} ». Il n'atteste plus rien et ne peut plus être téléchargé ni partagé ; pour toute question, contactez l'institut.`,
+        link: "/dashboard/certificates",
+        key: `certificate-revoked:${row.id}`,
+        now,
+      });
     return revoked!;
   });
 }
@@ -91,6 +103,7 @@ export async function reissueCertificate(db: Database, services: Certificates, a
       userId: row.userId,
       courseId: row.courseId,
       learnerName: facts.learnerName,
+      learnerEmail: facts.learnerEmail,
       courseTitle: row.courseTitle,
       courseDescription: facts.course.description,
       courseSlug: facts.course.slug,

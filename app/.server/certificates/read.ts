@@ -6,9 +6,10 @@ import type { Database } from "../db/client";
 import { preparedQuery } from "../db/prepared";
 import { certificates, courses, enrolments, users } from "../db/schema";
 import { AppError } from "../errors";
+import { bakePng, renderBadgePng } from "./badge";
 import { issuerUrls } from "./credential";
 import { renderCertificatePdf } from "./pdf";
-import { canDownloadCertificate } from "./policy";
+import { canDownloadCertificate, canReadCertificate } from "./policy";
 import type { Certificate, Certificates } from "./services";
 
 export function publicView(row: Certificate, now: Date) {
@@ -18,8 +19,9 @@ export function publicView(row: Certificate, now: Date) {
 export type CertificateView = ReturnType<typeof publicView>;
 
 /**
- * "Mes Certificats": the actor's certificates (current ones: a replaced certificate gives way to
- * its replacement), newest first, and the courses in progress with what they still need.
+ * "Mes certificats": the actor's certificates (current ones: a replaced certificate gives way to
+ * its replacement), newest first, the revoked ones apart, and the courses in progress with what
+ * they still need. The tiles count these lists, so a tile never contradicts its tab.
  */
 export async function listMyCertificates(db: Database, actor: Actor, now = new Date()) {
   const rows = await db
@@ -27,7 +29,9 @@ export async function listMyCertificates(db: Database, actor: Actor, now = new D
     .from(certificates)
     .where(and(eq(certificates.userId, actor.id), isNull(certificates.replacedAt)))
     .orderBy(desc(certificates.issuedAt));
-  const earned = rows.map((row) => publicView(row, now));
+  const views = rows.map((row) => publicView(row, now));
+  const earned = views.filter((row) => row.state !== "revoked");
+  const revoked = views.filter((row) => row.state === "revoked");
   const following = await db
     .select({
       courseId: courses.id,
@@ -85,13 +89,15 @@ export async function listMyCertificates(db: Database, actor: Actor, now = new D
   const scored = earned.filter((row) => row.score !== null);
   return {
     earned,
+    revoked,
     inProgress,
     tiles: {
-      certificates: earned.filter((row) => row.state !== "revoked").length,
-      credits: earned.filter((row) => row.state !== "revoked").reduce((sum, row) => sum + row.credits, 0),
+      certificates: earned.length,
+      credits: earned.reduce((sum, row) => sum + row.credits, 0),
       averageScore: scored.length ? Math.round((scored.reduce((sum, row) => sum + row.score!, 0) / scored.length) * 100) / 100 : null,
-      completed: following.filter((row) => row.status === "completed").length,
-      inProgress: following.filter((row) => row.status === "active").length,
+      // The courses followed are either finished (certified) or in the "En cours" list: one split, two tiles.
+      completed: following.length - inProgress.length,
+      inProgress: inProgress.length,
     },
   };
 }
@@ -135,13 +141,21 @@ export async function certificatesFor(db: Database, courseIds: number[], now = n
 /** One certificate for its learner or an admin (anyone else: a 404), by code. */
 export async function getOwnCertificate(db: Database, actor: Actor, code: string, now = new Date()) {
   const [row] = await db.select().from(certificates).where(eq(certificates.code, code));
-  if (!row || !canDownloadCertificate(actor, row)) throw AppError.notFound("Certificat introuvable.");
+  if (!row || !canReadCertificate(actor, row)) throw AppError.notFound("Certificat introuvable.");
   return publicView(row, now);
+}
+
+/** A certificate to download (PDF, badge): its holder's while it is not revoked, any for an admin. */
+async function certificateToDownload(db: Database, actor: Actor, code: string, now = new Date()) {
+  const certificate = await getOwnCertificate(db, actor, code, now);
+  if (!canDownloadCertificate(actor, certificate))
+    throw AppError.forbidden("Ce certificat a été révoqué : il ne peut plus être téléchargé ni partagé.");
+  return certificate;
 }
 
 /** "Télécharger": the certificate as a PDF (A4 landscape, QR code to its verification page), for its learner or an admin. */
 export async function getCertificatePdf(db: Database, services: Certificates, actor: Actor, code: string, now = new Date()) {
-  const certificate = await getOwnCertificate(db, actor, code, now);
+  const certificate = await certificateToDownload(db, actor, code, now);
   const institute = await getInstitute(db);
   const pdf = await renderCertificatePdf({
     institute,
@@ -162,6 +176,14 @@ export async function getCertificatePdf(db: Database, services: Certificates, ac
 
 /** The signed Open Badges 3.0 credential (VC-JWT) as a file, for its learner or an admin: verifiable with the published key alone. */
 export async function getCertificateCredential(db: Database, actor: Actor, code: string) {
-  const certificate = await getOwnCertificate(db, actor, code);
+  const certificate = await certificateToDownload(db, actor, code);
   return { filename: `certificat-${certificate.code}.jwt`, body: certificate.credential };
+}
+
+/** The badge picture with the signed credential baked in (Open Badges 3.0 PNG), for its holder or an admin. */
+export async function getCertificateBadgePng(db: Database, actor: Actor, code: string) {
+  const certificate = await certificateToDownload(db, actor, code);
+  const institute = await getInstitute(db);
+  const png = await renderBadgePng({ instituteName: institute.name, courseTitle: certificate.courseTitle, code: certificate.code });
+  return { filename: `badge-${certificate.code}.png`, png: bakePng(png, certificate.credential) };
 }

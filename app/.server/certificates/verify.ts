@@ -3,7 +3,8 @@ import { certificateState, gradeLabels, normalizeCertificateCode, type Certifica
 import type { Database } from "../db/client";
 import { certificates } from "../db/schema";
 import { consumeRateLimit } from "../rate-limit";
-import { issuerProfile, signedStatusList } from "./credential";
+import { issuerKeyMethods, issuerProfile, issuerUrls, publishedJwk, signedStatusList } from "./credential";
+import { getPublicKey, listPublicKeys } from "./keys";
 import { issuerIdentity, type Certificates } from "./services";
 
 /**
@@ -28,6 +29,8 @@ export async function verifyCertificateCode(db: Database, code: string, now = ne
     revokedAt: row.revokedAt,
     revokedReason: row.revokedReason,
     replacementCode: replacement?.code ?? null,
+    /** The signed credential (VC-JWT): public like this page, for verifiers and wallets. */
+    credential: row.credential,
   };
 }
 
@@ -60,7 +63,24 @@ export async function revocationList(db: Database, services: Certificates, now =
   );
 }
 
-/** The issuer's public Profile (Open Badges 3.0), published at its id. */
+/** The issuer's public Profile (Open Badges 3.0), published at its id, with the keys it signs with. */
 export async function publishedIssuerProfile(db: Database, services: Certificates) {
-  return issuerProfile(services.publicUrl, await issuerIdentity(db, services.publicUrl));
+  const profile = issuerProfile(services.publicUrl, await issuerIdentity(db, services.publicUrl));
+  return {
+    ...profile,
+    "@context": [...profile["@context"], "https://www.w3.org/ns/cid/v1"],
+    ...issuerKeyMethods(services.publicUrl, await listPublicKeys(db)),
+  };
+}
+
+/** The issuer's JWKS: every key ever used (current first), each under the kid its signatures carry. */
+export async function publishedKeySet(db: Database, services: Certificates) {
+  const keys = await listPublicKeys(db);
+  return { keys: keys.map((key) => publishedJwk(services.publicUrl, key)), issuer: issuerUrls(services.publicUrl).profile };
+}
+
+/** One published key (the URL in a JWT header's kid dereferences to it), or null. */
+export async function publishedKey(db: Database, services: Certificates, kid: string) {
+  const jwk = await getPublicKey(db, kid);
+  return jwk ? publishedJwk(services.publicUrl, { kid, jwk }) : null;
 }
