@@ -66,6 +66,7 @@ export default [
     route("certificates", "routes/dashboard/certificates.tsx"),
     route("certificates/:code/certificat.pdf", "routes/dashboard/certificat-pdf.ts"),
     route("certificates/:code/badge.jwt", "routes/dashboard/certificat-badge.ts"),
+    route("certificates/:code/badge.png", "routes/dashboard/certificat-badge-png.ts"),
     ...messagingRoutes("dashboard"),
     route("recherche", "routes/search/recherche.tsx", { id: "dashboard/recherche" }),
     // Live sessions (the learner's list and calendar address; joining; one session's .ics).
@@ -130,6 +131,12 @@ export default [
   // The issuer, its keys and its revocation list (JSON, for verifiers without our pages).
   ...["emetteur", "cles", "cles/:kid", "statut"].map((path) =>
     route(`certificats/${path}`, "routes/public/certificats-publics.ts", { id: `certificats/${path}` }),
+  ),
+  // Each certificate's credential, public like its verification page (JSON, and signed as a VC-JWT).
+  ...["json", "jwt"].map((format) =>
+    route(`certificats/:code/attestation.${format}`, "routes/public/certificat-attestation.ts", {
+      id: `certificats/attestation.${format}`,
+    }),
   ),
   route("barre-laterale", "routes/shell/sidebar.ts"),
   // A person's private calendar feed (live sessions), read by calendar apps without a session.

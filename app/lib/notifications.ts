@@ -17,6 +17,7 @@ export const notificationKinds = {
   payment_confirmed: { label: "Paiement confirmé", icon: "payment", email: "never" },
   payment_refunded: { label: "Remboursement d'un paiement", icon: "payment", email: "always" },
   certificate_issued: { label: "Certificat obtenu", icon: "certificate", email: "optional", byDefault: true },
+  certificate_revoked: { label: "Certificat révoqué par l'institut", icon: "certificate", email: "always" },
   lessons_added: { label: "Nouvelles leçons dans une de mes formations", icon: "lesson", email: "optional", byDefault: true },
   quiz_attempt_granted: { label: "Nouvelle tentative ouverte à un quiz", icon: "certificate", email: "optional", byDefault: true },
   forum_reply: { label: "Réponse à un de mes sujets du forum", icon: "forum", email: "optional", byDefault: false },

@@ -10,6 +10,9 @@ import { decodeProtectedHeader, importJWK, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   completionOf,
+  getCertificateBadgePng,
+  getCertificateCredential,
+  getCertificatePdf,
   getOwnCertificate,
   issueCertificateIfComplete,
   listAllCertificates,
@@ -244,7 +247,12 @@ describe("verification, revocation and re-issue", () => {
 
     expect(await refusal(revokeCertificate(handle.db, teacher, certificate.id, "Fraude"))).toMatchObject({ code: "not_found" });
     expect(await refusal(revokeCertificate(handle.db, admin, certificate.id, " "))).toMatchObject({ code: "invalid" });
-    await revokeCertificate(handle.db, admin, certificate.id, "Fraude constatée à l'examen");
+    // Two admins at once: one revocation, the other refused.
+    const twice = await Promise.allSettled([
+      revokeCertificate(handle.db, admin, certificate.id, "Fraude constatée à l'examen"),
+      revokeCertificate(handle.db, admin, certificate.id, "Fraude constatée à l'examen"),
+    ]);
+    expect(twice.map((outcome) => outcome.status).sort()).toEqual(["fulfilled", "rejected"]);
     expect(await refusal(revokeCertificate(handle.db, admin, certificate.id, "Encore"))).toMatchObject({ reason: "already_revoked" });
     expect(await verifyCertificateCode(handle.db, certificate.code)).toMatchObject({
       state: "revoked",
@@ -262,9 +270,41 @@ describe("verification, revocation and re-issue", () => {
     // The learner's page and count leave the revoked one out of the figures.
     // Revoked, it is not counted, but the course is not waiting for a certificate either.
     expect(await myCertificateSummary(handle.db, learner)).toEqual({ valid: 0, courseIds: new Set([course.id]) });
+    // It leaves the earned list for a list of its own, with the reason; the tiles count the lists.
     const mine = await listMyCertificates(handle.db, learner);
-    expect(mine.earned[0]).toMatchObject({ state: "revoked" });
-    expect(mine.tiles.certificates).toBe(0);
+    expect(mine.earned).toEqual([]);
+    expect(mine.revoked).toEqual([expect.objectContaining({ code: certificate.code, revokedReason: "Fraude constatée à l'examen" })]);
+    expect(mine.tiles).toMatchObject({ certificates: 0, credits: 0, inProgress: mine.inProgress.length });
+    // Its holder no longer downloads it (PDF, signed file, badge); an admin still can (marked revoked).
+    for (const download of [
+      getCertificatePdf(handle.db, services, learner, certificate.code),
+      getCertificateCredential(handle.db, learner, certificate.code),
+      getCertificateBadgePng(handle.db, learner, certificate.code),
+    ])
+      expect(await refusal(download)).toMatchObject({ code: "forbidden" });
+    expect((await getCertificateCredential(handle.db, admin, certificate.code)).body).toBe(certificate.credential);
+
+    // The holder is told once, in the app and by e-mail (always: not a preference), however many clicks.
+    const notices = await handle.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, learner.id), eq(notifications.kind, "certificate_revoked")));
+    expect(notices).toHaveLength(1);
+    const mailJobs = await handle.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.key, `notification-email:${notices[0]!.id}`));
+    expect(mailJobs).toHaveLength(1);
+    for (const job of mailJobs)
+      await sendNotificationEmail(
+        handle.db,
+        { mailEnv: { LOG_LEVEL: "silent" }, publicUrl: services.publicUrl },
+        job.payload as NotificationEmailJob,
+      );
+    const mails = (await listOutbox(handle.db, learner.email, 20)).filter((mail) => mail.subject.includes("révoqué"));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.text).toContain("Fraude constatée à l'examen");
+    expect(mails[0]!.text).toContain(certificate.code);
   });
 
   it("re-issues after a name correction, once; only an admin; the learner alone downloads theirs", async () => {

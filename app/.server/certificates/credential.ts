@@ -1,14 +1,16 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { SignJWT } from "jose";
+import { gradeBands } from "~/lib/certificates";
 import type { Database } from "../db/client";
 import { currentSigningKey, SIGNING_ALGORITHM } from "./keys";
 
 /**
  * Each certificate is also an Open Badges 3.0 credential (a W3C Verifiable Credential, data model
  * 2.0) secured as a VC-JWT (Open Badges 3.0, "JSON Web Token Proof Format"): the credential is the
- * JWT payload with iss, jti, sub, nbf (and exp) claims; the JOSE header names the signing key by a
- * URL that returns its public JWK. Its status (revoked or not) is a bit of a published, signed
+ * JWT payload with iss, jti, sub, nbf (and exp) claims; the JOSE header's kid is the URL of the
+ * signing key, which returns its public JWK, and the same string is that key's kid in the issuer's
+ * JWKS (so a JWKS verifier selecting by kid finds it). Its status (revoked or not) is a bit of a published, signed
  * BitstringStatusList, so a verifier needs nothing but these public URLs.
  */
 
@@ -20,6 +22,8 @@ export function issuerUrls(publicUrl: string) {
     key: (kid: string) => `${publicUrl}/certificats/cles/${kid}`,
     statusList: `${publicUrl}/certificats/statut`,
     verification: (code: string) => `${publicUrl}/certificats/${code}`,
+    /** The credential itself, public (JSON; .jwt for the signed one), as its verification page is. */
+    credential: (code: string, format: "json" | "jwt" = "json") => `${publicUrl}/certificats/${code}/attestation.${format}`,
   };
 }
 
@@ -39,6 +43,36 @@ export function issuerProfile(publicUrl: string, identity: IssuerIdentity) {
   };
 }
 
+/**
+ * The issuer's keys as a controller document lists them (W3C Controlled Identifiers, the shape of a
+ * DID document's verificationMethod): each key's id is the kid its signatures carry.
+ */
+export function issuerKeyMethods(publicUrl: string, keys: Array<{ kid: string; jwk: Record<string, unknown> }>) {
+  const urls = issuerUrls(publicUrl);
+  const methods = keys.map((key) => ({
+    id: urls.key(key.kid),
+    type: "JsonWebKey",
+    controller: urls.profile,
+    publicKeyJwk: publishedJwk(publicUrl, key),
+  }));
+  return { verificationMethod: methods, assertionMethod: methods.map((method) => method.id) };
+}
+
+/** A public JWK as published: its kid is its own URL, the kid of the JWT headers it verifies. */
+export function publishedJwk(publicUrl: string, key: { kid: string; jwk: Record<string, unknown> }) {
+  return { ...key.jwk, kid: issuerUrls(publicUrl).key(key.kid) };
+}
+
+/**
+ * The holder's e-mail as an Open Badges IdentityHash: "sha256$" and the hex SHA-256 of the address
+ * (lower case) followed by a random salt, so a verifier given the address can match it and nobody
+ * else can read it.
+ */
+export function hashedEmailIdentity(email: string, salt = randomBytes(12).toString("hex")) {
+  const digest = createHash("sha256").update(`${email.trim().toLowerCase()}${salt}`, "utf8").digest("hex");
+  return { type: "IdentityObject", identityType: "emailAddress", hashed: true, identityHash: `sha256$${digest}`, salt } as const;
+}
+
 /** A learner's stable subject id (a name-based UUID): the same for all their certificates, and says nothing about them. */
 export function subjectIdOf(userId: string): string {
   const hex = createHash("sha256").update(`campus-learner:${userId}`).digest("hex").slice(0, 32).split("");
@@ -53,6 +87,7 @@ export type CredentialFacts = {
   code: string;
   userId: string;
   learnerName: string;
+  learnerEmail: string;
   courseTitle: string;
   courseDescription: string;
   courseUrl: string;
@@ -69,6 +104,9 @@ export type CredentialFacts = {
 export function buildCredential(publicUrl: string, identity: IssuerIdentity, facts: CredentialFacts) {
   const urls = issuerUrls(publicUrl);
   const profile = issuerProfile(publicUrl, identity);
+  const achievementId = `${facts.courseUrl}#certificat`;
+  const scoreId = `${achievementId}-score`;
+  const gradeId = `${achievementId}-mention`;
   return {
     "@context": ["https://www.w3.org/ns/credentials/v2", "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json"],
     id: `urn:uuid:${facts.id}`,
@@ -80,10 +118,13 @@ export function buildCredential(publicUrl: string, identity: IssuerIdentity, fac
     credentialSubject: {
       id: subjectIdOf(facts.userId),
       type: ["AchievementSubject"],
-      identifier: [{ type: "IdentityObject", identityType: "name", hashed: false, identityHash: facts.learnerName }],
+      identifier: [
+        { type: "IdentityObject", identityType: "name", hashed: false, identityHash: facts.learnerName },
+        hashedEmailIdentity(facts.learnerEmail),
+      ],
       creditsEarned: facts.credits,
       achievement: {
-        id: `${facts.courseUrl}#certificat`,
+        id: achievementId,
         type: ["Achievement"],
         achievementType: "Certificate",
         name: facts.courseTitle,
@@ -93,9 +134,32 @@ export function buildCredential(publicUrl: string, identity: IssuerIdentity, fac
         },
         creditsAvailable: facts.credits,
         tag: facts.skills,
+        resultDescription: [
+          {
+            id: scoreId,
+            type: ["ResultDescription"],
+            name: "Score moyen aux évaluations",
+            resultType: "Percent",
+            valueMin: "0",
+            valueMax: "100",
+          },
+          {
+            id: gradeId,
+            type: ["ResultDescription"],
+            name: "Mention",
+            resultType: "LetterGrade",
+            allowedValue: gradeBands.map((band) => band.label),
+          },
+        ],
       },
+      // The score and its grade as Results, each read against its ResultDescription above.
       ...(facts.score !== null
-        ? { narrative: `Score : ${facts.score.toLocaleString("fr-FR")} %${facts.gradeLabel ? ` ; mention : ${facts.gradeLabel}` : ""}.` }
+        ? {
+            result: [
+              { type: ["Result"], resultDescription: scoreId, value: String(facts.score) },
+              ...(facts.gradeLabel ? [{ type: ["Result"], resultDescription: gradeId, value: facts.gradeLabel }] : []),
+            ],
+          }
         : {}),
     },
     credentialStatus: {

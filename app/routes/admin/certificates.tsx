@@ -12,6 +12,7 @@ import { formatDate } from "~/lib/dates";
 import { plural } from "~/lib/format";
 import { failureOf } from "~/lib/form-result";
 import { formatPercent } from "~/lib/quiz";
+import { ofName } from "~/lib/text";
 import type { Route } from "./+types/certificates";
 
 /** /admin/certificates: every certificate issued, searched and filtered; revoke with a reason, re-issue after a name correction. */
@@ -68,7 +69,7 @@ export async function action({ request, context, url }: Route.ActionArgs) {
       return redirectWithToast(back, {
         type: "success",
         title: "Certificat révoqué",
-        description: `La page de vérification de ${revoked.code} le dit désormais.`,
+        description: `La page de vérification ${ofName(revoked.code)} le dit désormais ; un e-mail en informe la personne titulaire.`,
       });
     }
     const replacement = await reissueCertificate(db, context.get(certificatesContext), user, parsed.data.id);
@@ -159,7 +160,7 @@ export default function AdminCertificatesPage({ loaderData, actionData }: Route.
                       <input type="hidden" name="intent" value="reissue" />
                       <input type="hidden" name="id" value={certificate.id} />
                       <button type="submit" className={buttonClasses({ size: "sm" })} disabled={busy}>
-                        Réémettre au nom de {certificate.currentName}
+                        Réémettre au nom {ofName(certificate.currentName ?? "")}
                       </button>
                     </Form>
                     {reissueFailure ? <p className="mt-2 font-medium text-red-700">{reissueFailure.message}</p> : null}

@@ -1,10 +1,13 @@
 import { data, Link, href } from "react-router";
-import { verifyForVisitor } from "~/.server/certificates";
+import { getInstitute } from "~/.server/catalogue";
+import { certificatesContext, issuerUrls, verifyForVisitor } from "~/.server/certificates";
 import { clientIpContext, dbContext } from "~/.server/context";
 import { formatRetryAfter } from "~/.server/rate-limit";
 import { VerifyForm } from "~/components/certificates/verify-form";
 import { Icon } from "~/components/public/icon";
-import { certificateStateLabels } from "~/lib/certificates";
+import { SocialIcon } from "~/components/public/social-icon";
+import { buttonClasses } from "~/components/ui/button";
+import { certificateStateLabels, linkedInAddToProfileUrl } from "~/lib/certificates";
 import { formatDate } from "~/lib/dates";
 import type { Route } from "./+types/certificat";
 
@@ -22,10 +25,12 @@ export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "no-stor
  * the course and the dates, nothing else personal. Rate-limited per address.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const result = await verifyForVisitor(context.get(dbContext), params.code, context.get(clientIpContext));
+  const db = context.get(dbContext);
+  const result = await verifyForVisitor(db, params.code, context.get(clientIpContext));
   switch (result.status) {
     case "found": {
       const certificate = result.certificate;
+      const urls = issuerUrls(context.get(certificatesContext).publicUrl);
       return {
         certificate: {
           code: certificate.code,
@@ -39,6 +44,19 @@ export async function loader({ params, context }: Route.LoaderArgs) {
           revokedAt: certificate.revokedAt ? formatDate(certificate.revokedAt) : null,
           revokedReason: certificate.revokedReason,
           replacementCode: certificate.replacementCode,
+          credentialUrl: urls.credential(certificate.code),
+          // The holder adds a valid certificate to their LinkedIn profile from here (LinkedIn's own form, prefilled).
+          linkedInUrl:
+            certificate.state === "valid"
+              ? linkedInAddToProfileUrl({
+                  name: certificate.courseTitle,
+                  organizationName: (await getInstitute(db)).name,
+                  issuedAt: certificate.issuedAt,
+                  validUntil: certificate.validUntil,
+                  code: certificate.code,
+                  url: urls.verification(certificate.code),
+                })
+              : null,
         },
         message: null,
       };
@@ -120,6 +138,17 @@ export default function CertificatePage({ loaderData, params }: Route.ComponentP
             <dt className="text-slate-600">Numéro</dt>
             <dd className="font-mono text-slate-900">{certificate.code}</dd>
           </dl>
+          <div className="mt-4 flex flex-wrap items-center gap-3">
+            {certificate.linkedInUrl ? (
+              <a href={certificate.linkedInUrl} target="_blank" rel="noopener noreferrer" className={buttonClasses({ size: "sm" })}>
+                <SocialIcon network="linkedin" className="size-4" />
+                Ajouter à LinkedIn<span className="sr-only"> (s'ouvre sur LinkedIn)</span>
+              </a>
+            ) : null}
+            <a href={certificate.credentialUrl} className="text-sm font-medium text-brand-700 underline underline-offset-2">
+              Attestation Open Badges 3.0 (JSON)
+            </a>
+          </div>
         </>
       ) : (
         <>

@@ -1,11 +1,4 @@
-import {
-  certificatesContext,
-  getPublicKey,
-  issuerUrls,
-  listPublicKeys,
-  publishedIssuerProfile,
-  revocationList,
-} from "~/.server/certificates";
+import { certificatesContext, publishedIssuerProfile, publishedKey, publishedKeySet, revocationList } from "~/.server/certificates";
 import { dbContext } from "~/.server/context";
 import type { Route } from "./+types/certificats-publics";
 
@@ -32,11 +25,10 @@ export async function loader({ params, context, url }: Route.LoaderArgs) {
       return json(await publishedIssuerProfile(db, services));
     case "cles": {
       if ("kid" in params && params.kid) {
-        const jwk = await getPublicKey(db, params.kid);
+        const jwk = await publishedKey(db, services, params.kid);
         return jwk ? json(jwk) : json({ error: "Clé inconnue." }, 404);
       }
-      const keys = await listPublicKeys(db);
-      return json({ keys: keys.map((key) => key.jwk), issuer: issuerUrls(services.publicUrl).profile });
+      return json(await publishedKeySet(db, services));
     }
     case "statut":
       return new Response(await revocationList(db, services), {
