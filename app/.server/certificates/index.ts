@@ -435,6 +435,7 @@ export async function revocationList(db: Database, services: Certificates, now =
 }
 
 export { issuerUrls } from "./credential";
+export { anonymiseCertificateHolder } from "./holder";
 export { getPublicKey, listPublicKeys } from "./keys";
 
 /** The issuer's public Profile (Open Badges 3.0), published at its id. */
