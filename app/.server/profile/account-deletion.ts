@@ -10,7 +10,7 @@ import { canDeleteOwnAccount } from "./policy";
 
 export const accountDeletionMessages = {
   staffRefused:
-    "Un compte enseignant ou administrateur ne se supprime pas lui-même : un administrateur doit d'abord reprendre vos formations et vos responsabilités, puis désactiver le compte.",
+    "Un compte enseignant ou administrateur ne se supprime pas lui-même : un administrateur doit d'abord reprendre vos formations et vos responsabilités, puis désactiver le compte.",
 } as const;
 
 export type AccountDeletion = {
