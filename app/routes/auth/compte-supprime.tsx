@@ -8,8 +8,8 @@ export default function AccountDeletedPage() {
     <main className="mx-auto flex min-h-screen max-w-lg flex-col justify-center gap-4 p-6">
       <h1 className="text-2xl font-bold text-slate-900">Votre compte a été supprimé</h1>
       <p role="status" className="text-slate-800">
-        Toutes ses sessions sont fermées, sur cet appareil comme sur les autres. Vos données personnelles ont été effacées ; personne ne
-        peut plus se connecter à ce compte.
+        Toutes les sessions du compte sont fermées, sur cet appareil comme sur les autres. Vos données personnelles ont été effacées ;
+        personne ne peut plus se connecter à ce compte.
       </p>
       <p className="text-slate-800">
         Comme la loi l'exige, l'institut garde vos paiements (pièces comptables) et vos certificats (pour qu'un employeur puisse en vérifier

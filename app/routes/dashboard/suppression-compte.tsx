@@ -76,7 +76,7 @@ export default function AccountDeletionPage({ loaderData, actionData }: Route.Co
             <p className="text-slate-700">
               La suppression est définitive et immédiate. Saisissez votre mot de passe pour confirmer que c'est bien vous.
             </p>
-            <Form method="post" className="grid max-w-md gap-4" noValidate>
+            <Form method="post" className="grid max-w-xl gap-4" noValidate>
               <input type="hidden" name="intent" value="delete-account" />
               <Alert>{failed && !failed.fieldErrors.password ? failed.message : null}</Alert>
               <Field label="Mot de passe" name="password" required error={failed?.fieldErrors.password}>
