@@ -39,6 +39,7 @@ export default [
   route("auth/verification", "routes/auth/verification.tsx"),
   route("auth/appareil", "routes/auth/appareil.tsx"),
   route("auth/deconnexion", "routes/auth/deconnexion.tsx"),
+  route("auth/compte-supprime", "routes/auth/compte-supprime.tsx"),
   route("connexion", "routes/auth/connexion.tsx"),
   route("inscription", "routes/auth/inscription.tsx"),
   // Signed-in areas (document 2's route table). Each layout's middleware guards every route below
@@ -47,6 +48,8 @@ export default [
   route("dashboard", "routes/dashboard/layout.tsx", [
     index("routes/dashboard/index.tsx"),
     route("profile", "routes/dashboard/profile.tsx"),
+    route("profile/mes-donnees", "routes/dashboard/mes-donnees.ts"),
+    route("profile/suppression", "routes/dashboard/suppression-compte.tsx"),
     route("formations", "routes/dashboard/formations.tsx"),
     route("formations/:slug", "routes/dashboard/formation.tsx"),
     route("formations/:slug/lecons/:lessonId", "routes/dashboard/lecon.tsx"),

@@ -162,3 +162,6 @@ export const serialIdSchema = z.coerce.number({ error: idMessage }).int(idMessag
 
 /** The id of a row with a text key (user, file). */
 export const textIdSchema = z.string({ error: idMessage }).trim().min(1, idMessage).max(LIMITS.textId, idMessage);
+
+/** « Télécharger mes données »: `?format=json` (one file) or `?format=csv` (a zip of one CSV per kind); anything else is JSON. */
+export const myDataFormatSchema = z.enum(["json", "csv"]).catch("json");

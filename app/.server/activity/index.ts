@@ -104,3 +104,8 @@ export async function listRecentActivity(db: Database, userId: string, limit = 2
     .orderBy(desc(activityEvents.createdAt), desc(activityEvents.id))
     .limit(Math.max(1, Math.min(limit, 200)));
 }
+
+/** A deleted account's log goes with it: addresses and devices are personal data kept for no one. */
+export async function forgetActivityOf(tx: Database, userId: string): Promise<void> {
+  await tx.delete(activityEvents).where(eq(activityEvents.userId, userId));
+}

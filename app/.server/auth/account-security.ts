@@ -24,6 +24,7 @@ export const accountSecurityMessages = {
   passwordChangeFailed: "Impossible de modifier le mot de passe.",
   passwordRequired: "Saisissez votre mot de passe.",
   passwordWrong: "Mot de passe incorrect.",
+  passwordCheckFailed: "Impossible de vérifier le mot de passe. Réessayez.",
   twoFactorAlreadyOn: "La double authentification est déjà activée.",
   twoFactorEnableFailed: "Impossible d'activer la double authentification.",
   twoFactorDisableFailed: "Impossible de désactiver la double authentification.",
@@ -114,6 +115,22 @@ function passwordOf(input: unknown): string {
   // As for the current password above: a longer one is simply wrong (Better Auth refuses it as too long).
   if (value.length > PASSWORD_MAX_LENGTH) throw invalidField("password", m.passwordWrong);
   return value;
+}
+
+/**
+ * Re-authentication before an irreversible act (deleting one's account): Better Auth checks the
+ * password of the session's own user; a wrong one comes back beside the "password" field.
+ */
+export async function confirmCurrentPassword(auth: Auth, requestHeaders: Headers, input: unknown): Promise<void> {
+  const password = passwordOf(input);
+  try {
+    await auth.api.verifyPassword({ body: { password }, headers: requestHeaders });
+  } catch (error) {
+    const code = errorCode(error);
+    // Better Auth answers the same for a wrong password and an account without one (Google only).
+    if (code === "INVALID_PASSWORD") throw invalidField("password", m.passwordWrong);
+    throw AppError.unavailable(m.passwordCheckFailed, error);
+  }
 }
 
 /** First step of two-factor sign-in: the password confirmed, a secret to scan. Nothing is on until a code is checked. */

@@ -6,12 +6,14 @@
 export {
   accountSecurityMessages,
   changePassword,
+  confirmCurrentPassword,
   confirmTwoFactor,
   disableTwoFactor,
   startTwoFactor,
   twoFactorSetupOf,
   type TwoFactorSetup,
 } from "./account-security";
+export { anonymiseAccount, DELETED_ACCOUNT_NAME, expireSessionCookies } from "./account-deletion";
 export { deviceMessages, describeDevice, listUserSessions, revokeUserSession, type UserSession } from "./devices";
 export { createAccount, duplicateEmailMessage, newAccountId, randomAlphanumeric, type NewAccount } from "./accounts";
 export * from "./actor";

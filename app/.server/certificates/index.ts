@@ -26,4 +26,5 @@ export {
 } from "./verify";
 export { listAllCertificates, reissueCertificate, revokeCertificate } from "./manage";
 export { issuerUrls } from "./credential";
+export { anonymiseCertificateHolder } from "./holder";
 export { getPublicKey, listPublicKeys } from "./keys";

@@ -138,6 +138,19 @@ export async function cancelEnrolment(tx: Database, enrolmentId: number, now = n
 }
 
 /**
+ * A deleted account's enrolments all close, each freeing its seat as a refund would; the rows stay
+ * (payments point at them) with their progress, which no longer names anyone.
+ */
+export async function closeEnrolmentsOf(tx: Database, userId: string, now: Date): Promise<number> {
+  const open = await tx
+    .select({ id: enrolments.id })
+    .from(enrolments)
+    .where(and(eq(enrolments.userId, userId), ne(enrolments.status, "cancelled")));
+  for (const row of open) await cancelEnrolment(tx, row.id, now);
+  return open.length;
+}
+
+/**
  * The enrolment's progress from its lessons: the share of the course's lessons completed. An
  * active enrolment with every lesson done becomes completed (and back to active if lessons are
  * added later).

@@ -6,6 +6,7 @@
 export {
   activateEnrolment,
   cancelEnrolment,
+  closeEnrolmentsOf,
   FOLLOWING,
   followsCourse,
   getEnrolment,

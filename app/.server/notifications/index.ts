@@ -316,3 +316,9 @@ export async function sendNotificationEmail(
   await db.update(notifications).set({ emailedAt: now }).where(eq(notifications.id, row.id));
   return "sent";
 }
+
+/** A deleted account's bell and e-mail choices go with it (nothing is sent to it any more). */
+export async function forgetNotificationsOf(tx: Database, userId: string): Promise<void> {
+  await tx.delete(notifications).where(eq(notifications.userId, userId));
+  await tx.delete(notificationPreferences).where(eq(notificationPreferences.userId, userId));
+}

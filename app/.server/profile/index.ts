@@ -9,6 +9,8 @@ import { profileMessages, profileUpdateSchema, type ProfileField } from "./schem
 
 export { profileMessages, profileUpdateSchema } from "./schema";
 export { listActivityEntries, type ActivityEntry } from "./activity";
+export { accountDeletionMessages, deleteOwnAccount, type AccountDeletion } from "./account-deletion";
+export { canDeleteOwnAccount } from "./policy";
 
 /** Who is acting: only the id counts; a profile is always the acting user's own. */
 export interface ProfileActor {

@@ -6,6 +6,7 @@ export const profileTabs = [
   { value: "securite", label: "Sécurité" },
   { value: "activite", label: "Activité" },
   { value: "notifications", label: "Notifications" },
+  { value: "donnees", label: "Mes données" },
 ] as const;
 export type ProfileTab = (typeof profileTabs)[number]["value"];
 

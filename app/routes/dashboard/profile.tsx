@@ -12,9 +12,19 @@ import { authContext, clientIpContext, dbContext, userContext } from "~/.server/
 import { isAppError } from "~/.server/errors";
 import { toFormFailure } from "~/.server/http/errors";
 import { getEmailPreferences, setEmailPreferences } from "~/.server/notifications";
-import { getProfile, listActivityEntries, profileFormValues, profileMessages, setDataSaver, updateProfile } from "~/.server/profile";
+import {
+  accountDeletionMessages,
+  canDeleteOwnAccount,
+  getProfile,
+  listActivityEntries,
+  profileFormValues,
+  profileMessages,
+  setDataSaver,
+  updateProfile,
+} from "~/.server/profile";
 import { redirectWithToast } from "~/.server/toast";
 import { ActivityTab } from "~/components/profile/activity-tab";
+import { DataTab } from "~/components/profile/data-tab";
 import { GeneralTab } from "~/components/profile/general-tab";
 import { NotificationsTab } from "~/components/profile/notifications-tab";
 import { profileTabs, type ProfileActionData, type ProfileTab, type ProfileValues } from "~/components/profile/types";
@@ -73,6 +83,7 @@ export async function loader(args: Route.LoaderArgs) {
     sessions,
     activity,
     emailPreferences,
+    deletionRefusal: canDeleteOwnAccount(user) ? null : accountDeletionMessages.staffRefused,
   };
 }
 
@@ -169,7 +180,7 @@ async function refusal(error: unknown, intent: string, form: Record<string, Form
 }
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { tab, profile, sessions, activity, emailPreferences } = loaderData;
+  const { tab, profile, sessions, activity, emailPreferences, deletionRefusal } = loaderData;
   const result = actionData as ProfileActionData | undefined;
   useServerToast(result?.intent === "2fa-enabled" && result.ok ? result.toast : null);
   const fullName = `${profile.firstName} ${profile.lastName}`.trim() || profile.email;
@@ -200,6 +211,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
       {tab === "securite" && <SecurityTab twoFactorEnabled={profile.twoFactorEnabled} sessions={sessions} result={result} />}
       {tab === "activite" && <ActivityTab entries={activity} />}
       {tab === "notifications" && emailPreferences && <NotificationsTab preferences={emailPreferences} />}
+      {tab === "donnees" && <DataTab deletionRefusal={deletionRefusal} />}
     </div>
   );
 }

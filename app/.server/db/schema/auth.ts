@@ -33,6 +33,11 @@ export const users = pgTable(
     /** A deactivated account cannot sign in and its sessions end. */
     banned: boolean("banned").notNull().default(false),
     bannedAt: timestamp("banned_at", { withTimezone: true }),
+    /**
+     * Set when the person deleted their account: the row stays, anonymised, because payments and
+     * certificates are kept (docs/decisions/0045-account-deletion.md); it can never sign in again.
+     */
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
     twoFactorEnabled: boolean("two_factor_enabled").notNull().default(false),
     /** "Économie de données": videos in low quality and nothing loaded before play. */
     dataSaver: boolean("data_saver").notNull().default(false),
