@@ -26,6 +26,7 @@ import {
 } from "~/.server/db/schema";
 import { setLessonDone } from "~/.server/learning";
 import { sendMessageTo } from "~/.server/messaging";
+import { deleteOwnAccount } from "~/.server/profile";
 import { changeUserRole, reactivateUser } from "~/.server/users";
 import type { MyData } from "~/.server/reports";
 import { loader as exportLoader } from "~/routes/dashboard/mes-donnees";
@@ -286,6 +287,21 @@ describe("Supprimer mon compte", () => {
       .select({ n: count() })
       .from(auditLog)
       .where(and(eq(auditLog.action, "account_deleted"), eq(auditLog.actorId, awa.user.id)));
+    expect(row!.n).toBe(1);
+  });
+
+  it("deletes once when the form is sent twice at the same moment", async () => {
+    const { user, cookie } = await createSignedInUser(campus, handle.db, { firstName: "Fanta" });
+    const headers = browserHeaders("203.0.113.63", cookie);
+    const twice = await Promise.allSettled(
+      [1, 2].map(() => deleteOwnAccount(campus.auth, handle.db, user, headers, { password: user.password })),
+    );
+    const deleted = twice.filter((outcome) => outcome.status === "fulfilled" && outcome.value.deleted);
+    expect(deleted).toHaveLength(1);
+    const [row] = await handle.db
+      .select({ n: count() })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "account_deleted"), eq(auditLog.actorId, user.id)));
     expect(row!.n).toBe(1);
   });
 
