@@ -26,6 +26,8 @@ import {
 } from "~/.server/db/schema";
 import { setLessonDone } from "~/.server/learning";
 import { sendMessageTo } from "~/.server/messaging";
+import { deleteOwnAccount } from "~/.server/profile";
+import { changeUserRole, reactivateUser } from "~/.server/users";
 import type { MyData } from "~/.server/reports";
 import { loader as exportLoader } from "~/routes/dashboard/mes-donnees";
 import { loader as profileLoader } from "~/routes/dashboard/profile";
@@ -45,6 +47,7 @@ import {
 } from "../factories";
 import { browserHeaders, createTestAuth, routerContext, testCertificates, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
+import { refusalOf } from "../setup/refusal";
 import { asServer, routeOutcome } from "../setup/routes";
 
 let handle: DatabaseHandle;
@@ -69,7 +72,7 @@ async function learnerWithData(firstName: string, otherThread: { id: number } | 
   const { reference } = await createPayment(handle.db, user, paidCourse, { completed: true });
   await setLessonDone(handle.db, user, paidLessons[0]!.id, true);
   const quiz = await createQuiz(handle.db, teacher, paidCourse, { title: `Quiz de ${firstName}`, required: false });
-  await takeQuiz(handle.db, user, paidCourse, quiz, rightAnswers);
+  await takeQuiz(handle.db, user, paidCourse, quiz, rightAnswers());
   const { course: freeCourse, lessons: freeLessons } = await createCourse(handle.db, { instructor: teacher, priceFcfa: 0, lessons: 1 });
   await enrol(handle.db, user, freeCourse);
   await setLessonDone(handle.db, user, freeLessons[0]!.id, true);
@@ -285,6 +288,29 @@ describe("Supprimer mon compte", () => {
       .from(auditLog)
       .where(and(eq(auditLog.action, "account_deleted"), eq(auditLog.actorId, awa.user.id)));
     expect(row!.n).toBe(1);
+  });
+
+  it("deletes once when the form is sent twice at the same moment", async () => {
+    const { user, cookie } = await createSignedInUser(campus, handle.db, { firstName: "Fanta" });
+    const headers = browserHeaders("203.0.113.63", cookie);
+    const twice = await Promise.allSettled(
+      [1, 2].map(() => deleteOwnAccount(campus.auth, handle.db, user, headers, { password: user.password })),
+    );
+    const deleted = twice.filter((outcome) => outcome.status === "fulfilled" && outcome.value.deleted);
+    expect(deleted).toHaveLength(1);
+    const [row] = await handle.db
+      .select({ n: count() })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "account_deleted"), eq(auditLog.actorId, user.id)));
+    expect(row!.n).toBe(1);
+  });
+
+  it("cannot be reactivated nor given a role by an administrator", async () => {
+    const admin = await createUser(handle.db, { role: "admin" });
+    expect(await refusalOf(reactivateUser(handle.db, admin, awa.user.id))).toMatchObject({ code: "conflict", reason: "deleted_account" });
+    expect(await refusalOf(changeUserRole(handle.db, admin, awa.user.id, "teacher"))).toMatchObject({ code: "conflict" });
+    const [row] = await handle.db.select({ banned: users.banned, role: users.role }).from(users).where(eq(users.id, awa.user.id));
+    expect(row).toEqual({ banned: true, role: "user" });
   });
 
   it("cannot sign in any more, and its e-mail can sign up again as a new account", async () => {

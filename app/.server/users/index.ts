@@ -119,11 +119,13 @@ export async function listUsers(db: Database, actor: Actor, filters: Partial<Use
 
 async function lockTarget(tx: Database, userId: string) {
   const [target] = await tx
-    .select({ id: users.id, role: users.role, banned: users.banned, email: users.email })
+    .select({ id: users.id, role: users.role, banned: users.banned, email: users.email, deletedAt: users.deletedAt })
     .from(users)
     .where(eq(users.id, userId))
     .for("update");
   if (!target) throw AppError.notFound(usersMessages.notFound);
+  // Its holder deleted it: it stays only to hold payments and certificates (decision 0045).
+  if (target.deletedAt) throw AppError.conflict(usersMessages.deletedAccount, "deleted_account");
   return target;
 }
 

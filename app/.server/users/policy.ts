@@ -8,6 +8,7 @@ export const usersMessages = {
   selfDemotion: "Vous ne pouvez pas retirer votre propre rôle d'administrateur.",
   selfDeactivation: "Vous ne pouvez pas désactiver votre propre compte.",
   lastAdmin: "Il doit toujours rester au moins un administrateur actif.",
+  deletedAccount: "Ce compte a été supprimé par son titulaire : il ne peut plus être modifié ni réactivé.",
 } as const;
 
 /** Only administrators manage accounts (defence in depth: the /admin layout guards too). */
