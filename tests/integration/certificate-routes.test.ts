@@ -5,6 +5,9 @@
  * published profile and key, with which the downloaded badge verifies.
  */
 import { eq } from "drizzle-orm";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
 import { decodeProtectedHeader, importJWK, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
@@ -15,8 +18,9 @@ import { createRouterContext } from "~/.server/http/router-context";
 import { setLessonDone } from "~/.server/learning";
 import { action as adminAction, loader as adminLoader } from "~/routes/admin/certificates";
 import { loader as badgeLoader } from "~/routes/dashboard/certificat-badge";
+import { loader as badgePngLoader } from "~/routes/dashboard/certificat-badge-png";
 import { loader as pdfLoader } from "~/routes/dashboard/certificat-pdf";
-import { loader as certificatesLoader } from "~/routes/dashboard/certificates";
+import MyCertificatesPage, { loader as certificatesLoader } from "~/routes/dashboard/certificates";
 import { loader as dashboardLoader } from "~/routes/dashboard/index";
 import { loader as myCoursesLoader } from "~/routes/dashboard/formations";
 import { loader as publicPageLoader } from "~/routes/public/certificat";
@@ -25,6 +29,7 @@ import { loader as publishedLoader } from "~/routes/public/certificats-publics";
 import { createCourse, createQuiz, createUser, enrol, rightAnswers, takeQuiz, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL, testCertificates, testEnv } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
+import { decodeEntities } from "../setup/html";
 import { routeOutcome, sessionOf } from "../setup/routes";
 
 let handle: DatabaseHandle;
@@ -106,6 +111,52 @@ describe("Mes Certificats", () => {
     expect(dashboard.cards.certificates).toBe(1);
   });
 
+  it("lists a revoked certificate apart, with its reason, and nothing to download or share; tiles and tabs agree", async () => {
+    const { learner, certificate } = await certified();
+    const { course: waiting, lessons } = await createCourse(handle.db, { instructor: teacher, priceFcfa: 0, lessons: [{}] });
+    await createQuiz(handle.db, teacher, waiting, { required: true });
+    await enrol(handle.db, learner, waiting);
+    // Every lesson done, the quiz not yet passed: « en cours » in the list and in the tile alike.
+    await setLessonDone(handle.db, learner, lessons[0]!.id, true);
+    await revokeCertificate(handle.db, admin, certificate.id, "Fraude constatée à l'examen");
+
+    const page = (await call(certificatesLoader, learner, "/dashboard/certificates")).data as {
+      tiles: { certificates: number; inProgress: number };
+      earned: unknown[];
+      revoked: Array<Record<string, unknown>>;
+      inProgress: unknown[];
+    };
+    expect(page.earned).toEqual([]);
+    expect(page.revoked).toEqual([expect.objectContaining({ code: certificate.code, revokedReason: "Fraude constatée à l'examen" })]);
+    expect(page.tiles).toMatchObject({ certificates: 0, inProgress: 1 });
+    expect(page.inProgress).toHaveLength(1);
+
+    const Stub = createRoutesStub([
+      { path: "/dashboard/certificates", Component: () => createElement(MyCertificatesPage, { loaderData: page } as never) },
+    ]);
+    const html = renderToString(createElement(Stub, { initialEntries: ["/dashboard/certificates"] })).replaceAll("<!-- -->", "");
+    expect(html).toContain("Certificats obtenus (0)");
+    expect(html).toContain("En cours (1)");
+    expect(html).toContain("Certificats révoqués (1)");
+    expect(decodeEntities(html)).toContain("Fraude constatée à l'examen");
+    expect(html).not.toContain(`/dashboard/certificates/${certificate.code}/`);
+    expect(html).not.toContain("linkedin.com");
+    expect(html).not.toContain("Partager");
+
+    // Its holder gets none of its files; an admin still gets the PDF (marked revoked).
+    for (const [loader, file] of [
+      [pdfLoader, "certificat.pdf"],
+      [badgeLoader, "badge.jwt"],
+      [badgePngLoader, "badge.png"],
+    ] as const)
+      expect((await call(loader, learner, `/dashboard/certificates/${certificate.code}/${file}`, { code: certificate.code })).status).toBe(
+        403,
+      );
+    expect(
+      (await call(pdfLoader, admin, `/dashboard/certificates/${certificate.code}/certificat.pdf`, { code: certificate.code })).status,
+    ).toBe(200);
+  });
+
   it("keeps on the dashboard a course whose lessons are all done while its certificate waits on the quiz", async () => {
     const { course, lessons } = await createCourse(handle.db, { instructor: teacher, priceFcfa: 0, lessons: [{}, {}] });
     const quiz = await createQuiz(handle.db, teacher, course, { required: true });
@@ -178,7 +229,8 @@ describe("Mes Certificats", () => {
     await expect(jwtVerify(`${head}.${tampered.toString("base64url")}.${signature}`, key)).rejects.toThrow();
 
     const keys = JSON.parse((await call(publishedLoader, null, "/certificats/cles")).body!) as { keys: Array<{ kid: string; d?: string }> };
-    expect(keys.keys.map((entry) => entry.kid)).toContain(kid);
+    // A JWKS verifier picks the key whose kid is the header's: the very URL.
+    expect(keys.keys.map((entry) => entry.kid)).toContain(kidUrl);
     expect(keys.keys.every((entry) => entry.d === undefined)).toBe(true);
     const profile = JSON.parse((await call(publishedLoader, null, "/certificats/emetteur")).body!) as { id: string; type: string[] };
     expect(profile).toMatchObject({ id: `${TEST_PUBLIC_URL}/certificats/emetteur`, type: ["Profile"] });
@@ -193,6 +245,19 @@ describe("the public verification page", () => {
     const valid = await open(`/certificats/${certificate.code}`);
     expect(valid.data).toMatchObject({ certificate: { state: "valid", learnerName: "Mariam Diarra", stateLabel: "Certificat valide" } });
     expect(JSON.stringify(valid.data)).not.toContain(learner.email);
+    // « Ajouter à LinkedIn »: LinkedIn's add-certification form, prefilled with the name, organisation, dates, URL and number.
+    const linkedIn = new URL((valid.data as { certificate: { linkedInUrl: string } }).certificate.linkedInUrl);
+    expect(linkedIn.origin + linkedIn.pathname).toBe("https://www.linkedin.com/profile/add");
+    expect(Object.fromEntries(linkedIn.searchParams)).toMatchObject({
+      startTask: "CERTIFICATION_NAME",
+      name: certificate.courseTitle,
+      issueYear: String(certificate.issuedAt.getUTCFullYear()),
+      issueMonth: String(certificate.issuedAt.getUTCMonth() + 1),
+      expirationYear: String(certificate.validUntil!.getUTCFullYear()),
+      certId: certificate.code,
+      certUrl: `${TEST_PUBLIC_URL}/certificats/${certificate.code}`,
+    });
+    expect(linkedIn.searchParams.get("organizationName")).toBeTruthy();
 
     await handle.db
       .update(certificates)
@@ -202,7 +267,7 @@ describe("the public verification page", () => {
 
     await revokeCertificate(handle.db, admin, certificate.id, "Fraude à l'examen constatée");
     expect((await open(`/certificats/${certificate.code}`)).data).toMatchObject({
-      certificate: { state: "revoked", revokedReason: "Fraude à l'examen constatée" },
+      certificate: { state: "revoked", revokedReason: "Fraude à l'examen constatée", linkedInUrl: null },
     });
     expect(await open("/certificats/ICEF-2222-3333-4444")).toMatchObject({ status: 404 });
   });

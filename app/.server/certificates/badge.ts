@@ -65,7 +65,7 @@ export function readBakedCredential(png: Buffer): string | null {
   return found.data.subarray(offset).toString("utf8");
 }
 
-/** Splits a title into lines of at most `width` characters, on spaces; three lines at most. */
+/** Splits a text into lines of at most `width` characters, on spaces; three lines at most. */
 function lines(title: string, width: number): string[] {
   const result: string[] = [];
   for (const word of title.split(/\s+/)) {
@@ -79,14 +79,17 @@ function lines(title: string, width: number): string[] {
 /** The badge picture (a 600 px rosette: institute, course, number), as a PNG. */
 export async function renderBadgePng(facts: { instituteName: string; courseTitle: string; code: string }): Promise<Buffer> {
   const title = lines(facts.courseTitle, 22);
-  const top = 300 - (title.length - 1) * 19;
+  const top = 318 - (title.length - 1) * 19;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600" viewBox="0 0 600 600">
   <circle cx="300" cy="300" r="290" fill="#1e40af"/>
   <circle cx="300" cy="300" r="262" fill="#ffffff"/>
   <circle cx="300" cy="300" r="246" fill="none" stroke="#1e40af" stroke-width="4"/>
   <g font-family="DejaVu Sans, Arial, sans-serif" text-anchor="middle" fill="#0f172a">
-    <text x="300" y="150" font-size="26" font-weight="700" fill="#1e40af">CERTIFICAT</text>
-    <text x="300" y="190" font-size="20">${escapeHtml(facts.instituteName)}</text>
+    <text x="300" y="145" font-size="26" font-weight="700" fill="#1e40af">CERTIFICAT</text>
+    ${lines(facts.instituteName, 34)
+      .slice(0, 2)
+      .map((line, index) => `<text x="300" y="${186 + index * 24}" font-size="18">${escapeHtml(line)}</text>`)
+      .join("\n    ")}
     ${title.map((line, index) => `<text x="300" y="${top + index * 38}" font-size="32" font-weight="700">${escapeHtml(line)}</text>`).join("\n    ")}
     <text x="300" y="460" font-size="18" font-family="DejaVu Sans Mono, monospace">${escapeHtml(facts.code)}</text>
   </g>
