@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import type { AttemptQuestion } from "~/lib/quiz";
+import { prepareAttemptQuestions, seededRandom, type AttemptQuestion } from "~/lib/quiz";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { courses, enrolments, quizAttemptGrants, quizAttempts, quizzes } from "../db/schema";
@@ -47,7 +47,7 @@ export async function learnerQuiz(db: Database, actor: Actor, slug: string, quiz
 export async function ownAttempt(db: Database, actor: Actor, attemptId: number, lock = false) {
   if (!Number.isSafeInteger(attemptId) || attemptId <= 0) throw AppError.notFound("Tentative introuvable.");
   const query = db
-    .select({ attempt: quizAttempts, courseId: quizzes.courseId, showCorrections: quizzes.showCorrections })
+    .select({ attempt: quizAttempts, courseId: quizzes.courseId })
     .from(quizAttempts)
     .innerJoin(quizzes, eq(quizAttempts.quizId, quizzes.id))
     .where(and(eq(quizAttempts.id, attemptId), eq(quizAttempts.userId, actor.id)));
@@ -67,4 +67,17 @@ export function answerFor(question: AttemptQuestion, answer: string): string | n
         ? value === "true" || value === "false"
         : true;
   return valid ? value : null;
+}
+
+/**
+ * The questions an untimed quiz's page carries to be answered offline, and the attempt recorded
+ * from them when the network returns: the learner's next attempt, drawn and shuffled as online but
+ * from a seed (quiz, learner, attempt number), so that the server draws the same set again.
+ */
+export function offlineDraw(
+  quiz: Pick<typeof quizzes.$inferSelect, "id" | "questions" | "drawCount" | "shuffleQuestions" | "shuffleOptions">,
+  userId: string,
+  attemptNumber: number,
+): AttemptQuestion[] {
+  return prepareAttemptQuestions(quiz.questions, quiz, seededRandom(`${quiz.id}:${userId}:${attemptNumber}`));
 }

@@ -1,13 +1,18 @@
 import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
-import { answerLabel, toPublicQuestion, type QuestionResult } from "~/lib/quiz";
+import { answerLabel, toPublicQuestion, type AttemptQuestion, type QuestionResult } from "~/lib/quiz";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { preparedQuery } from "../db/prepared";
 import { courses, quizAttemptGrants, quizAttempts, quizzes } from "../db/schema";
 import { AppError } from "../errors";
 import { learnerAttemptLimit } from "./grants";
-import { learnerQuiz, ownAttempt, type Attempt } from "./attempt-access";
+import { learnerQuiz, offlineDraw, ownAttempt, type Attempt } from "./attempt-access";
 import { closeOverdue, gradeAndClose, pastDeadline } from "./attempt-grade";
+import { closedToAttempts, correctionsOpen } from "./policy";
+
+/** How many questions an attempt asks: the quiz's draw, or all of them. */
+const askedCount = (quiz: { questions: readonly unknown[]; drawCount: number | null }) =>
+  Math.min(quiz.drawCount ?? quiz.questions.length, quiz.questions.length);
 
 /** What a quiz's page shows of each attempt (and its deadline, to close it once past). */
 const summaryColumns = {
@@ -58,34 +63,42 @@ export async function getLearnerQuiz(db: Database, actor: Actor, slug: string, q
     (top, attempt) => (top === null || (attempt.score ?? 0) > top ? (attempt.score ?? 0) : top),
     null,
   );
+  const passed = graded.some((attempt) => attempt.passed);
+  const closed = closedToAttempts(quiz, { passed }, now);
   return {
     course,
     quiz: {
       id: quiz.id,
       title: quiz.title,
       description: quiz.description,
-      questionCount: quiz.questions.length,
-      totalPoints: quiz.questions.reduce((sum, question) => sum + question.points, 0),
+      questionCount: askedCount(quiz),
+      // Drawn from a pool, each attempt's points may differ: said only when every question is asked.
+      totalPoints: askedCount(quiz) < quiz.questions.length ? null : quiz.questions.reduce((sum, question) => sum + question.points, 0),
       timeLimitMinutes: quiz.timeLimitMinutes,
       maxAttempts: quiz.maxAttempts,
       passingScore: quiz.passingScore,
       required: quiz.required,
     },
     attempts: attempts.map(attemptSummary),
-    // An untimed quiz can be answered on the phone if the network goes (issue 13): its questions,
-    // never their answers, come with the page. A timed one needs the network.
-    offlineQuestions: quiz.timeLimitMinutes === null ? quiz.questions.map(toPublicQuestion) : null,
+    // An untimed quiz can be answered on the phone if the network goes (issue 13): the questions
+    // of the learner's next attempt, drawn as the server will draw them again, never their
+    // answers, come with the page. A timed one needs the network.
+    offlineQuestions:
+      quiz.timeLimitMinutes === null && !closed ? offlineDraw(quiz, actor.id, attempts.length + 1).map(toPublicQuestion) : null,
     inProgress: attempts.find((attempt) => attempt.status === "in_progress")?.id ?? null,
     attemptsLeft: Math.max(0, quiz.maxAttempts - attempts.length),
     bestScore: best,
-    passed: graded.some((attempt) => attempt.passed),
+    passed,
+    /** Why no attempt may start although some are left (the correction is open), or null. */
+    closed,
   };
 }
 
 /**
  * One attempt as its learner sees it. Open: the questions without their answers, what was saved,
- * the deadline and the server's clock. Graded: the score, the verdict and, if the quiz shows
- * corrections, each question with the right answer and its explanation.
+ * the deadline and the server's clock. Graded: the score, the verdict, which questions were
+ * right; and once the quiz's policy opens the correction to this learner (`correctionsOpen`), each
+ * question with the right answer and its explanation. Only the attempt's snapshot is read.
  */
 export async function getLearnerAttempt(db: Database, actor: Actor, slug: string, quizId: number, attemptId: number, now = new Date()) {
   // Both at once; whether the learner follows the course is answered first.
@@ -117,37 +130,45 @@ export async function getLearnerAttempt(db: Database, actor: Actor, slug: string
   }
   const results = new Map((attempt.results ?? []).map((result: QuestionResult) => [result.questionId, result]));
   const [used] = await db
-    .select({ count: count() })
+    .select({ count: count(), passed: sql<boolean>`coalesce(bool_or(${quizAttempts.passed}), false)` })
     .from(quizAttempts)
     .where(and(eq(quizAttempts.userId, actor.id), eq(quizAttempts.quizId, quiz.id)));
+  const attemptsLeft = Math.max(0, quiz.maxAttempts - Number(used?.count ?? 0));
+  const open = correctionsOpen(quiz, { attemptsLeft, passed: Boolean(used?.passed) }, now);
+  const correct = (question: AttemptQuestion) => results.get(question.id)?.correct ?? false;
   return {
     ...header,
     state: "graded" as const,
     earnedPoints: attempt.earnedPoints ?? 0,
     totalPoints: attempt.totalPoints,
-    attemptsLeft: Math.max(0, quiz.maxAttempts - Number(used?.count ?? 0)),
-    corrections: quiz.showCorrections
+    attemptsLeft,
+    // Withheld: which of the questions drawn for the attempt were right, nothing that gives the answers away.
+    outcomes: attempt.questions.map((question) => ({ id: question.id, question: question.question, correct: correct(question) })),
+    corrections: open
       ? attempt.questions.map((question) => ({
           id: question.id,
           question: question.question,
-          points: question.points,
-          correct: results.get(question.id)?.correct ?? false,
+          correct: correct(question),
           given: answerLabel(question, attempt.answers[question.id]),
           expected: question.type === "short_answer" ? question.correctAnswer : answerLabel(question, question.correctAnswer),
           explanation: question.explanation,
         }))
       : null,
+    /** When the withheld correction opens: "never", after the last attempt or a pass, or at a date. */
+    correctionsLater: open ? null : { mode: quiz.corrections, at: quiz.correctionsAt },
   };
 }
 
 const learnerQuizzesQuery = preparedQuery("learner_quizzes", (db) => {
   const graded = sql`${quizAttempts.status} <> 'in_progress'`;
+  const questionCount = sql`jsonb_array_length(${quizzes.questions})`;
   return db
     .select({
       id: quizzes.id,
       title: quizzes.title,
       lessonId: quizzes.lessonId,
-      questionCount: sql<number>`jsonb_array_length(${quizzes.questions})`.mapWith(Number),
+      // Asked per attempt: the draw, if the quiz sets one below its number of questions.
+      questionCount: sql<number>`least(coalesce(${quizzes.drawCount}, ${questionCount}), ${questionCount})`.mapWith(Number),
       timeLimitMinutes: quizzes.timeLimitMinutes,
       // The learner's limit: the quiz's, plus the attempts their teacher opened to them.
       maxAttempts: learnerAttemptLimit(),

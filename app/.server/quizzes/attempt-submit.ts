@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
-import { gradeAttempt, prepareAttemptQuestions, type AttemptQuestion } from "~/lib/quiz";
+import { gradeAttempt, type AttemptQuestion } from "~/lib/quiz";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { enrolments, quizAttempts } from "../db/schema";
 import { requestCompletionCheck } from "../learning";
 import { AppError } from "../errors";
-import { answerFor, learnerQuiz, ownAttempt } from "./attempt-access";
+import { answerFor, learnerQuiz, offlineDraw, ownAttempt } from "./attempt-access";
 import { gradeAndClose, pastDeadline } from "./attempt-grade";
 import { saveAnswers } from "./attempt-save";
 import { attemptsLeftOrRefuse } from "./attempt-start";
@@ -38,8 +38,9 @@ export async function submitAttempt(db: Database, actor: Actor, attemptId: numbe
  * gave it: sent twice, or twice at once (the learner's enrolment row is locked meanwhile), it is
  * recorded once, with one score and one completion check. An id already used by someone else, or
  * for another quiz, is refused as not found. A timed quiz needs the network: refused ("timed").
- * The questions are those of the quiz as it is now, in its own order (the phone showed them so):
- * an answer to a question since removed, or to a choice that no longer exists, counts as none.
+ * The questions are the draw the quiz's page gave the phone (`offlineDraw`), made again from the
+ * quiz as it is now: an answer to a question since removed, or to a choice that no longer exists,
+ * counts as none.
  * With `openAttemptId`, the answers finish the learner's untimed attempt started online (the
  * network went while it was open): they complete what was saved, and it is graded and closed.
  */
@@ -85,8 +86,8 @@ export async function recordOfflineAttempt(
       return { attempt: await gradeAndClose(tx, { ...open, answers }, course.id, "submitted", at), replayed: false };
     }
     if (quiz.timeLimitMinutes !== null) throw AppError.conflict("Ce quiz est chronométré : il demande une connexion.", "timed");
-    const attemptsUsed = await attemptsLeftOrRefuse(tx, actor.id, quiz);
-    const questions = prepareAttemptQuestions(quiz.questions, { shuffleQuestions: false, shuffleOptions: false });
+    const attemptsUsed = await attemptsLeftOrRefuse(tx, actor.id, quiz, now);
+    const questions = offlineDraw(quiz, actor.id, attemptsUsed + 1);
     const answers = given(questions);
     const grade = gradeAttempt(questions, answers, quiz.passingScore);
     const [attempt] = await tx

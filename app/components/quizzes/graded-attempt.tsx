@@ -23,9 +23,16 @@ export type GradedAttemptData = {
   totalPoints: number;
   attemptsLeft: number;
   corrections: Correction[] | null;
+  /** While the correction is withheld: which of the attempt's questions were right, nothing more. */
+  outcomes: Array<{ id: string; question: string; correct: boolean }> | null;
+  /** While the correction is withheld: when it opens. */
+  correctionsLater: string | null;
 };
 
-/** A graded attempt: the verdict, what comes next, and the corrections if the quiz shows them. */
+/**
+ * A graded attempt: the verdict, what comes next, and the corrections once the quiz opens them to
+ * this learner; until then, which questions were right or wrong and when the correction opens.
+ */
 export function GradedAttempt({
   quiz,
   attempt,
@@ -33,6 +40,8 @@ export function GradedAttempt({
   totalPoints,
   attemptsLeft,
   corrections,
+  outcomes,
+  correctionsLater,
   course,
   base,
 }: GradedAttemptData & { base: string }) {
@@ -113,7 +122,22 @@ export function GradedAttempt({
           </ol>
         </section>
       ) : (
-        <p className="rounded-md bg-slate-100 px-4 py-3 text-slate-800">L'enseignant n'affiche pas les corrections de ce quiz.</p>
+        <section aria-labelledby="vos-questions" className="space-y-3">
+          <h2 id="vos-questions" className="text-lg font-semibold text-slate-900">
+            Vos questions
+          </h2>
+          {correctionsLater ? <p className="rounded-md bg-sky-50 px-4 py-3 text-sky-950">{correctionsLater}</p> : null}
+          <ol className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
+            {(outcomes ?? []).map((item, index) => (
+              <li key={item.id} className="flex flex-wrap items-start justify-between gap-2 p-4">
+                <span className="min-w-0 flex-1 basis-56 text-slate-900">
+                  {index + 1}. {item.question}
+                </span>
+                <Badge tone={item.correct ? "green" : "red"}>{item.correct ? "Bonne réponse" : "Réponse fausse"}</Badge>
+              </li>
+            ))}
+          </ol>
+        </section>
       )}
     </>
   );

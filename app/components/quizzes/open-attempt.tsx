@@ -18,6 +18,7 @@ export type OpenAttemptData = {
   attempt: { id: number };
   questions: PublicQuestion[];
   answers: Record<string, string>;
+  /** `label`: "jusqu'au 4 décembre 2026 à 14:05". */
   deadline: { at: string; label: string } | null;
   secondsLeft: number | null;
 };
@@ -53,7 +54,7 @@ function Countdown({ seconds, deadlineLabel, onElapsed }: { seconds: number; dea
       <span>
         Temps restant : <span className="font-mono text-lg tabular-nums">{formatCountdown(left)}</span>
       </span>
-      <span className="text-sm font-normal">(jusqu'à {deadlineLabel})</span>
+      <span className="text-sm font-normal">{deadlineLabel}</span>
     </p>
   );
 }

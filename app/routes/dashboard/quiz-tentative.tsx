@@ -6,8 +6,8 @@ import { redirectWithToast } from "~/.server/toast";
 import { GradedAttempt } from "~/components/quizzes/graded-attempt";
 import { OpenAttempt } from "~/components/quizzes/open-attempt";
 import { BACKGROUND_SAVE, isBackgroundSave } from "~/lib/background-save";
-import { formatDateTime } from "~/lib/dates";
-import { answersOf, formatPercent, secondsLeft } from "~/lib/quiz";
+import { formatDateTime, formatUntil } from "~/lib/dates";
+import { answersOf, formatPercent, secondsLeft, type CorrectionMode } from "~/lib/quiz";
 import { asLearner, idParam } from "./learner-access.server";
 import type { Route } from "./+types/quiz-tentative";
 import { LearnerRouteError } from "~/components/learning/learner-route-error";
@@ -38,7 +38,7 @@ export async function loader(args: Route.LoaderArgs) {
       state: "open" as const,
       questions: view.questions,
       answers: view.answers,
-      deadline: view.deadlineAt ? { at: view.deadlineAt.toISOString(), label: formatDateTime(view.deadlineAt) } : null,
+      deadline: view.deadlineAt ? { at: view.deadlineAt.toISOString(), label: formatUntil(view.deadlineAt, view.now) } : null,
       secondsLeft: secondsLeft(view.deadlineAt, view.now),
     };
   }
@@ -49,7 +49,18 @@ export async function loader(args: Route.LoaderArgs) {
     totalPoints: view.totalPoints,
     attemptsLeft: view.attemptsLeft,
     corrections: view.corrections,
+    // Withheld: only which questions were right, and when the correction opens.
+    outcomes: view.corrections ? null : view.outcomes,
+    correctionsLater: view.correctionsLater ? correctionsLaterText(view.correctionsLater) : null,
   };
+}
+
+/** When a withheld correction opens, as the result page says it. */
+function correctionsLaterText({ mode, at }: { mode: CorrectionMode; at: Date | null }): string {
+  if (mode === "after_date" && at) return `La correction (réponses attendues et explications) sera disponible le ${formatDateTime(at)}.`;
+  if (mode === "after_last_attempt")
+    return "La correction (réponses attendues et explications) sera disponible après votre dernière tentative, ou dès que vous aurez réussi le quiz.";
+  return "L'enseignant ne publie pas la correction de ce quiz : vous voyez votre score et les questions réussies ou manquées.";
 }
 
 /**

@@ -26,6 +26,7 @@ import { formatDate, formatDateTime } from "~/lib/dates";
 import { plural } from "~/lib/format";
 import type { FieldErrors } from "~/lib/form-result";
 import { formatPercent } from "~/lib/quiz";
+import { ofTitle } from "~/lib/text";
 import {
   applyQuizEditIntent,
   emptyQuizValues,
@@ -256,7 +257,10 @@ export default function TeacherQuizPage({ loaderData, actionData }: Route.Compon
                   </h2>
                   {quiz.description ? <p className="mt-1 line-clamp-2 text-sm text-slate-700">{quiz.description}</p> : null}
                   <p className="mt-2 text-sm text-slate-600">
-                    {plural(quiz.questionCount, "question", "questions")} · {plural(quiz.totalPoints, "point", "points")} ·{" "}
+                    {plural(quiz.questionCount, "question", "questions")}
+                    {quiz.drawCount !== null && quiz.drawCount < quiz.questionCount
+                      ? `, ${quiz.drawCount} tirées par tentative`
+                      : ""} · {plural(quiz.totalPoints, "point", "points")} ·{" "}
                     {quiz.timeLimitMinutes === null ? "sans limite de temps" : `${quiz.timeLimitMinutes} min`} · {quiz.maxAttempts}{" "}
                     tentative
                     {quiz.maxAttempts > 1 ? "s" : ""} · réussite à {formatPercent(quiz.passingScore)}
@@ -269,7 +273,7 @@ export default function TeacherQuizPage({ loaderData, actionData }: Route.Compon
                   <div className="mt-auto flex flex-wrap gap-2 pt-4">
                     <Link to={`${PATH}?onglet=resultats&id=${quiz.id}`} className={buttonClasses({ variant: "outline", size: "sm" })}>
                       <BarChart3 aria-hidden="true" className="size-4" />
-                      Résultats<span className="sr-only"> de {quiz.title}</span>
+                      Résultats<span className="sr-only"> {ofTitle(quiz.title)}</span>
                     </Link>
                     <Link to={`${PATH}?quiz=${quiz.id}`} className={buttonClasses({ variant: "outline", size: "sm" })}>
                       <Pencil aria-hidden="true" className="size-4" />
