@@ -55,15 +55,15 @@ export function isCorrectionMode(value: unknown): value is CorrectionMode {
 export const correctionModeChoices: Record<CorrectionMode, { label: string; hint: string }> = {
   after_last_attempt: {
     label: "Après la dernière tentative ou la réussite",
-    hint: "Pour un examen : tant qu'il lui reste une tentative, l'apprenant voit son score et ses questions justes ou fausses, sans les réponses attendues. Une fois le quiz réussi, il ne se repasse plus.",
+    hint: "Pour un examen : tant qu'il lui reste une tentative, l'apprenant voit son score et ses questions justes ou fausses, sans les réponses attendues. Une fois le quiz réussi, il ne se repasse plus.",
   },
   after_submit: {
     label: "Après chaque envoi",
-    hint: "Pour s'entraîner : les réponses attendues et les explications dès l'envoi de chaque tentative.",
+    hint: "Pour s'entraîner : les réponses attendues et les explications dès l'envoi de chaque tentative.",
   },
   after_date: {
     label: "À partir d'une date",
-    hint: "Les corrections s'ouvrent à tous à la date choisie ; le quiz se ferme alors aux nouvelles tentatives.",
+    hint: "Les corrections s'ouvrent à tous à la date choisie ; le quiz se ferme alors aux nouvelles tentatives.",
   },
   never: {
     label: "Jamais",

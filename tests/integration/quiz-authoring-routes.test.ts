@@ -137,7 +137,7 @@ describe("the dialog", () => {
       expect(refused.status).toBe(400);
       expect(refused.data).toMatchObject({
         tab: "parametres",
-        errors: { drawCount: "Entre 1 et 2 : le quiz a 2 questions. Laissez vide pour les poser toutes." },
+        errors: { drawCount: "Entre 1 et 2\u00a0: le quiz a 2 questions. Laissez vide pour les poser toutes." },
         values: { drawCount },
       });
     }

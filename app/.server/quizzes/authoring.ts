@@ -94,7 +94,7 @@ function settingErrors(values: QuizFormValues): Record<string, string> {
     errors.drawCount =
       count === 0
         ? "Ajoutez d'abord des questions au quiz."
-        : `Entre 1 et ${count} : le quiz a ${count > 1 ? `${count} questions` : "une question"}. Laissez vide pour les poser toutes.`;
+        : `Entre 1 et ${count} : le quiz a ${count > 1 ? `${count} questions` : "une question"}. Laissez vide pour les poser toutes.`;
   }
   if (values.corrections === "after_date" && !fromDateTimeLocal(values.correctionsAt.trim())) {
     errors.correctionsAt = "Choisissez la date et l'heure d'ouverture des corrections.";

@@ -51,10 +51,10 @@ export function correctionsOpen(quiz: CorrectionSettings, learner: { attemptsLef
  */
 export function closedToAttempts(quiz: CorrectionSettings, learner: { passed: boolean }, now: Date): string | null {
   if (quiz.corrections === "after_last_attempt" && learner.passed) {
-    return "Vous avez réussi ce quiz et sa correction vous est ouverte : il ne se repasse plus.";
+    return "Vous avez réussi ce quiz et sa correction vous est ouverte : il ne se repasse plus.";
   }
   if (quiz.corrections === "after_date" && correctionsOpen(quiz, { attemptsLeft: 1, passed: false }, now)) {
-    return "La correction de ce quiz est publiée : il n'accepte plus de tentative.";
+    return "La correction de ce quiz est publiée : il n'accepte plus de tentative.";
   }
   return null;
 }

@@ -82,7 +82,7 @@ export function QuizSettings({ values, errors, hidden }: { values: QuizFormValue
           className={cx(inputClasses, "max-w-40")}
         />
         <p id={drawHint} className="mt-1 text-sm text-slate-600">
-          Laissez vide pour poser toutes les questions. Un nombre plus petit tire les questions au hasard parmi celles du quiz : chaque
+          Laissez vide pour poser toutes les questions. Un nombre plus petit tire les questions au hasard parmi celles du quiz : chaque
           tentative reçoit un autre tirage.
         </p>
         <FieldError field="drawCount" errors={errors} />
@@ -102,7 +102,7 @@ export function QuizSettings({ values, errors, hidden }: { values: QuizFormValue
         </div>
       ))}
       <fieldset className="rounded-md border border-slate-200 p-3">
-        <legend className="px-1 font-medium text-slate-900">Quand l'apprenant voit-il les corrections ?</legend>
+        <legend className="px-1 font-medium text-slate-900">Quand l'apprenant voit-il les corrections ?</legend>
         <div className="space-y-2">
           {correctionModes.map((mode) => {
             const id = quizFieldId(`corrections-${mode}`);
@@ -143,7 +143,7 @@ export function QuizSettings({ values, errors, hidden }: { values: QuizFormValue
             className={cx(inputClasses, "max-w-64")}
           />
           <p id={dateHint} className="mt-1 text-sm text-slate-600">
-            Heure de Bamako ; comptée seulement pour « {correctionModeChoices.after_date.label} ».
+            Heure de Bamako ; comptée seulement pour « {correctionModeChoices.after_date.label} ».
           </p>
           <FieldError field="correctionsAt" errors={errors} />
         </div>

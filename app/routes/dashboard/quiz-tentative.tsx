@@ -60,7 +60,7 @@ function correctionsLaterText({ mode, at }: { mode: CorrectionMode; at: Date | n
   if (mode === "after_date" && at) return `La correction (réponses attendues et explications) sera disponible le ${formatDateTime(at)}.`;
   if (mode === "after_last_attempt")
     return "La correction (réponses attendues et explications) sera disponible après votre dernière tentative, ou dès que vous aurez réussi le quiz.";
-  return "L'enseignant ne publie pas la correction de ce quiz : vous voyez votre score et les questions réussies ou manquées.";
+  return "L'enseignant ne publie pas la correction de ce quiz : vous voyez votre score et les questions réussies ou manquées.";
 }
 
 /**

@@ -52,7 +52,7 @@ export async function seedAssessment(db: Database, options: { demoAccounts?: boo
         courseId: course.id,
         title: `Évaluation finale : ${course.title}`,
         description:
-          "Six questions tirées au hasard parmi huit, sur l'ensemble des modules : chaque tentative reçoit un autre tirage. 70 % de bonnes réponses valident la formation et ouvrent le certificat. La correction s'ouvre après votre dernière tentative ou votre réussite.",
+          "Six questions tirées au hasard parmi huit, sur l'ensemble des modules : chaque tentative reçoit un autre tirage. 70 % de bonnes réponses valident la formation et ouvrent le certificat. La correction s'ouvre après votre dernière tentative ou votre réussite.",
         questions: questionsOf(slug),
         // A certifying exam: a pool larger than the draw, shuffled, its answers kept until the last attempt or a pass.
         drawCount: FINAL_DRAW,
