@@ -8,6 +8,7 @@ import {
   formatNumericDateTime,
   formatListDate,
   formatRelative,
+  formatUntil,
   formatShortDate,
   formatWeekdayDateTime,
   fromDateTimeLocal,
@@ -95,5 +96,14 @@ describe("calendar helpers", () => {
     for (const value of ["2026-02-30T10:00", "2026-12-01T25:00", "2026-12-01", "demain", ""]) {
       expect(fromDateTimeLocal(value)).toBeNull();
     }
+  });
+});
+
+describe("formatUntil", () => {
+  it("says a deadline with « au » before a day, the time alone the same day", () => {
+    const now = new Date("2026-12-03T10:00:00Z");
+    expect(formatUntil(new Date("2026-12-04T14:05:00Z"), now)).toBe("jusqu'au 4 décembre 2026 à 14:05");
+    expect(formatUntil(new Date("2026-12-01T08:00:00Z"), new Date("2026-11-30T08:00:00Z"))).toBe("jusqu'au 1er décembre 2026 à 08:00");
+    expect(formatUntil(new Date("2026-12-03T10:30:00Z"), now)).toBe("jusqu'à 10:30");
   });
 });

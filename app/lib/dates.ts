@@ -15,6 +15,7 @@
  *   formatTime(d)            "14:05"
  *   formatChatTime(d, now)   "14:05" today, "hier à 14:05", else "12 mars 2026 à 14:05" (messages)
  *   formatRelative(d, now)   "à l'instant", "il y a 5 minutes", "hier", "dans 3 jours", "le 12 mars 2026"
+ *   formatUntil(d, now)      "jusqu'à 14:05" the same day, else "jusqu'au 4 décembre 2026 à 14:05" (deadlines)
  *   isoDay(d)                "2026-03-12"                      (file names)
  */
 
@@ -155,6 +156,11 @@ export function formatRelative(date: Date, now: Date): string {
   const days = Math.floor(hours / 24);
   if (days < 7) return relative.format(sign * days, "day");
   return `le ${formatDate(date)}`;
+}
+
+/** A deadline seen at `now`: "jusqu'à 14:05" the same day, else "jusqu'au 4 décembre 2026 à 14:05" (« au » before a day). */
+export function formatUntil(date: Date, now: Date): string {
+  return isoDay(date) === isoDay(now) ? `jusqu'à ${formatTime(date)}` : `jusqu'au ${formatDateTime(date)}`;
 }
 
 /**

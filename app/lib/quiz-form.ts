@@ -5,7 +5,7 @@
  * form and the action sends it back changed) and the browser (the same change, in the page).
  */
 
-import { isQuestionType, QUIZ_DEFAULTS, type QuestionType } from "./quiz";
+import { isCorrectionMode, isQuestionType, QUIZ_DEFAULTS, type CorrectionMode, type QuestionType } from "./quiz";
 import { fieldElementId, parseFormTab } from "./form-tabs";
 import { newRowKey, parseRowKey } from "./row-key";
 
@@ -34,9 +34,13 @@ export type QuizFormValues = {
   timeLimitMinutes: string;
   maxAttempts: string;
   passingScore: string;
+  /** Questions drawn per attempt; "" for all of them. */
+  drawCount: string;
   shuffleQuestions: boolean;
   shuffleOptions: boolean;
-  showCorrections: boolean;
+  corrections: CorrectionMode;
+  /** With "after_date": a `datetime-local` value, Bamako time. */
+  correctionsAt: string;
   required: boolean;
 };
 
@@ -69,9 +73,12 @@ export function emptyQuizValues(): QuizFormValues {
     timeLimitMinutes: String(QUIZ_DEFAULTS.timeLimitMinutes),
     maxAttempts: String(QUIZ_DEFAULTS.maxAttempts),
     passingScore: String(QUIZ_DEFAULTS.passingScore),
+    drawCount: "",
     shuffleQuestions: false,
     shuffleOptions: false,
-    showCorrections: true,
+    // An exam's answers stay closed while the learner may try again.
+    corrections: "after_last_attempt",
+    correctionsAt: "",
     required: false,
   };
 }
@@ -94,12 +101,15 @@ export function quizValuesFromFormData(form: FormData): QuizFormValues {
   values.timeLimitMinutes = text("timeLimitMinutes") || values.timeLimitMinutes;
   values.maxAttempts = text("maxAttempts");
   values.passingScore = text("passingScore");
+  values.drawCount = text("drawCount");
+  const corrections = text("corrections");
+  if (isCorrectionMode(corrections)) values.corrections = corrections;
+  values.correctionsAt = text("correctionsAt");
   // Checkboxes: a hidden "false" precedes each, so the last value wins.
   const lastChecked = (name: string) => checked(form.getAll(name).at(-1) ?? null);
   values.timeLimitOn = lastChecked("timeLimitOn");
   values.shuffleQuestions = lastChecked("shuffleQuestions");
   values.shuffleOptions = lastChecked("shuffleOptions");
-  values.showCorrections = lastChecked("showCorrections");
   values.required = lastChecked("required");
 
   const rows = new Map<number, QuestionValues>();
@@ -194,7 +204,7 @@ export function parseQuizFormTab(value: unknown): QuizFormTab {
 /** The tab showing a field ("title", "questions.2.question", "passingScore"…). */
 export function quizTabOfField(field: string): QuizFormTab {
   if (field.startsWith("questions")) return "questions";
-  if (["timeLimitMinutes", "maxAttempts", "passingScore"].includes(field)) return "parametres";
+  if (["timeLimitMinutes", "maxAttempts", "passingScore", "drawCount", "corrections", "correctionsAt"].includes(field)) return "parametres";
   return "informations";
 }
 

@@ -40,6 +40,37 @@ export type PublicQuestion = Pick<QuizQuestion, "id" | "type" | "question" | "op
 
 export type QuestionResult = { questionId: string; correct: boolean; points: number; earned: number };
 
+/**
+ * When learners see the expected answers of their graded attempts (the rule is the quizzes
+ * capability's policy): the first is the default, the one a quiz that counts for a certificate needs.
+ */
+export const correctionModes = ["after_last_attempt", "after_submit", "after_date", "never"] as const;
+export type CorrectionMode = (typeof correctionModes)[number];
+
+export function isCorrectionMode(value: unknown): value is CorrectionMode {
+  return typeof value === "string" && (correctionModes as readonly string[]).includes(value);
+}
+
+/** The editor's choices: a label and what the learner then sees. */
+export const correctionModeChoices: Record<CorrectionMode, { label: string; hint: string }> = {
+  after_last_attempt: {
+    label: "Après la dernière tentative ou la réussite",
+    hint: "Pour un examen : tant qu'il lui reste une tentative, l'apprenant voit son score et ses questions justes ou fausses, sans les réponses attendues. Une fois le quiz réussi, il ne se repasse plus.",
+  },
+  after_submit: {
+    label: "Après chaque envoi",
+    hint: "Pour s'entraîner : les réponses attendues et les explications dès l'envoi de chaque tentative.",
+  },
+  after_date: {
+    label: "À partir d'une date",
+    hint: "Les corrections s'ouvrent à tous à la date choisie ; le quiz se ferme alors aux nouvelles tentatives.",
+  },
+  never: {
+    label: "Jamais",
+    hint: "L'apprenant voit son score et ses questions justes ou fausses, jamais les réponses attendues.",
+  },
+};
+
 export const QUIZ_DEFAULTS = {
   timeLimitMinutes: 30,
   maxAttempts: 3,
@@ -108,15 +139,28 @@ function shuffled<T>(items: readonly T[], random: () => number): T[] {
 }
 
 /**
- * The questions one attempt is given: shuffled when the quiz says so, a QCM's options too (its
- * right index then follows its option). The attempt keeps them: later edits do not touch it.
+ * The questions one attempt is given: `drawCount` of them drawn at random when the quiz sets one
+ * below its number of questions (kept in the quiz's order unless it shuffles), shuffled when the
+ * quiz says so, a QCM's options too (its right index then follows its option). The attempt keeps
+ * them: later edits do not touch it.
  */
 export function prepareAttemptQuestions(
   questions: QuizQuestion[],
-  settings: { shuffleQuestions: boolean; shuffleOptions: boolean },
+  settings: { shuffleQuestions: boolean; shuffleOptions: boolean; drawCount?: number | null },
   random: () => number = Math.random,
 ): AttemptQuestion[] {
-  const ordered = settings.shuffleQuestions ? shuffled(questions, random) : [...questions];
+  const { drawCount } = settings;
+  const drawn =
+    drawCount && drawCount < questions.length
+      ? new Set(
+          shuffled(
+            questions.map((_, index) => index),
+            random,
+          ).slice(0, drawCount),
+        )
+      : null;
+  const pool = drawn ? questions.filter((_, index) => drawn.has(index)) : questions;
+  const ordered = settings.shuffleQuestions ? shuffled(pool, random) : [...pool];
   return ordered.map((question) => {
     if (!settings.shuffleOptions || question.type !== "multiple_choice") return { ...question, options: [...question.options] };
     const order = shuffled(
@@ -129,6 +173,21 @@ export function prepareAttemptQuestions(
       correctAnswer: String(order.indexOf(Number(question.correctAnswer))),
     };
   });
+}
+
+/**
+ * A repeatable random source: the same `seed` gives the same numbers (mulberry32 over a string
+ * hash). For a draw that must be made again identically, as an offline attempt's.
+ */
+export function seededRandom(seed: string): () => number {
+  let state = 2166136261;
+  for (const char of seed) state = Math.imul(state ^ char.charCodeAt(0), 16777619);
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let value = Math.imul(state ^ (state >>> 15), 1 | state);
+    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 /** The text of an answer as given, for the corrections ("Vrai", the option's text, the typed text). */

@@ -19,3 +19,13 @@ export function ofName(name: string): string {
   const trimmed = name.trim();
   return /^[aeiouyh]/.test(foldText(trimmed)) ? `d'${trimmed}` : `de ${trimmed}`;
 }
+
+/**
+ * "de l'Évaluation finale", "de Quiz Python": "de" before a title, with the elided article before
+ * a vowel (a title names a thing: « les résultats de l'Évaluation finale »). Not before an h,
+ * which may be aspirated (« la Haute tension »).
+ */
+export function ofTitle(title: string): string {
+  const trimmed = title.trim();
+  return /^[aeiou]/.test(foldText(trimmed)) ? `de l'${trimmed}` : `de ${trimmed}`;
+}

@@ -2,7 +2,8 @@ import type { Actor } from "~/.server/auth/actor";
 import type { Database } from "~/.server/db/client";
 import { createQuiz as saveNewQuiz } from "~/.server/quizzes/authoring";
 import { startAttempt, submitAttempt } from "~/.server/quizzes/attempts";
-import type { QuestionType } from "~/lib/quiz";
+import { toDateTimeLocal } from "~/lib/dates";
+import type { CorrectionMode, QuestionType } from "~/lib/quiz";
 import { emptyQuizValues, type QuestionValues } from "~/lib/quiz-form";
 
 export type QuestionOverrides = {
@@ -24,7 +25,11 @@ export type QuizOverrides = {
   passingScore?: number;
   shuffleQuestions?: boolean;
   shuffleOptions?: boolean;
-  showCorrections?: boolean;
+  /** Default "after_submit" (the answers shown at once), so that a test of another rule says which. */
+  corrections?: CorrectionMode;
+  correctionsAt?: Date;
+  /** Questions drawn per attempt; default all. */
+  drawCount?: number;
   required?: boolean;
 };
 
@@ -86,7 +91,9 @@ export async function createQuiz(db: Database, author: Actor, course: { id: numb
     passingScore: String(overrides.passingScore ?? 70),
     shuffleQuestions: overrides.shuffleQuestions ?? false,
     shuffleOptions: overrides.shuffleOptions ?? false,
-    showCorrections: overrides.showCorrections ?? true,
+    drawCount: overrides.drawCount === undefined ? "" : String(overrides.drawCount),
+    corrections: overrides.corrections ?? "after_submit",
+    correctionsAt: overrides.correctionsAt ? toDateTimeLocal(overrides.correctionsAt) : "",
     required: overrides.required ?? false,
   });
 }

@@ -1,6 +1,6 @@
 /**
- * The seed's assessment content: every seeded course has a required final quiz of 8 to 10
- * questions of all three types (each one's right answer among its options), each lesson a text of
+ * The seed's assessment content: every seeded course has a required final quiz drawing six of its 8
+ * to 10 questions of all three types (shuffled, corrections after the last attempt or a pass) (each one's right answer among its options), each lesson a text of
  * its own, and in a trial the demo learners' graded attempts, a pass for each course they finished;
  * running it again changes nothing.
  */
@@ -29,6 +29,9 @@ test("each seeded course has a required final quiz of real questions, and its le
   expect(rows.map((row) => row.slug).sort()).toEqual(seedCourses.map((course) => course.slug).sort());
   for (const { quiz } of rows) {
     expect(quiz.required).toBe(true);
+    // A certifying exam: six drawn from a larger pool, shuffled, its correction kept until the last attempt or a pass.
+    expect(quiz).toMatchObject({ drawCount: 6, shuffleQuestions: true, shuffleOptions: true, corrections: "after_last_attempt" });
+    expect(quiz.questions.length).toBeGreaterThan(quiz.drawCount!);
     expect(quiz.questions.length).toBeGreaterThanOrEqual(8);
     expect(quiz.questions.length).toBeLessThanOrEqual(10);
     expect(new Set(quiz.questions.map((question) => question.type))).toEqual(new Set(["multiple_choice", "true_false", "short_answer"]));
@@ -53,10 +56,12 @@ test("a trial gives the demo student a failed attempt, and each demo learner who
     .innerJoin(courses, eq(quizzes.courseId, courses.id))
     .orderBy(users.email, courses.slug);
   expect(attempts.map(({ email, course, attempt }) => [email, course, attempt.status, attempt.score, attempt.passed])).toEqual([
-    ["etudiant@campus.test", "energie-solaire", "submitted", 87.5, true],
-    ["etudiant@campus.test", "intelligence-artificielle", "submitted", 62.5, false],
-    ["moussa.diallo@campus.test", "intelligence-artificielle", "submitted", 87.5, true],
+    ["etudiant@campus.test", "energie-solaire", "submitted", 83.33, true],
+    ["etudiant@campus.test", "intelligence-artificielle", "submitted", 66.67, false],
+    ["moussa.diallo@campus.test", "intelligence-artificielle", "submitted", 83.33, true],
   ]);
+  // Each attempt keeps the six questions drawn for it.
+  for (const { attempt } of attempts) expect(attempt.questions).toHaveLength(6);
   // Passed the day after the last lesson, as a learner would, never in the future.
   for (const { attempt } of attempts) expect(attempt.submittedAt!.getTime()).toBeLessThan(Date.now());
   expect(await handle.db.$count(quizzes)).toBe(seedCourses.length);

@@ -10,11 +10,21 @@ import type { CampusAuth } from "~/.server/auth/express";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { jobs, quizAttempts } from "~/.server/db/schema";
 import { COMPLETION_CHECK_QUEUE } from "~/.server/learning";
+import type { QuestionType } from "~/lib/quiz";
 import { recordOfflineAttempt, saveAnswers, startAttempt } from "~/.server/quizzes";
 import { loader as planLoader } from "~/routes/dashboard/hors-ligne";
 import { loader as quizLoader } from "~/routes/dashboard/quiz";
 import { action as offlineAction, loader as offlineLoader } from "~/routes/dashboard/quiz-hors-ligne";
-import { createCourse, createQuiz, createUser, enrol, takeQuiz, type QuizOverrides, type TestUser } from "../factories";
+import {
+  createCourse,
+  createQuiz,
+  createUser,
+  enrol,
+  rightAnswers as answersByType,
+  takeQuiz,
+  type QuizOverrides,
+  type TestUser,
+} from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
 import { asServer, routeCaller, routeOutcome } from "../setup/routes";
@@ -33,7 +43,7 @@ afterAll(async () => handle?.close());
 const call = routeCaller(() => ({ db: handle.db, campus }));
 
 type QuizPage = {
-  offlineQuestions: Array<{ id: string; type: string; question: string; options: string[] }> | null;
+  offlineQuestions: Array<{ id: string; type: QuestionType; question: string; options: string[] }> | null;
   attempts: Array<{ attemptNumber: number; score: number | null; passed: boolean | null }>;
 };
 
@@ -125,6 +135,20 @@ describe("an attempt answered offline, sent when the network returns", () => {
     expect(await completionChecksOf(learner.id)).toHaveLength(1);
     // The learner finds it on the quiz's page.
     expect((await page(learner, base, params)).attempts).toEqual([expect.objectContaining({ attemptNumber: 1, score: 100, passed: true })]);
+  });
+
+  it("of a quiz drawing from a pool, is the draw the page carried: recorded with those questions, in that order, and graded on them", async () => {
+    const { quiz, learner, base, params } = await setting({ drawCount: 2, shuffleQuestions: true, shuffleOptions: true });
+    const questions = (await page(learner, base, params)).offlineQuestions!;
+    expect(questions).toHaveLength(2);
+    // The same page again carries the same draw: the phone may have stored either.
+    expect((await page(learner, base, params)).offlineQuestions).toEqual(questions);
+
+    const id = crypto.randomUUID();
+    expect(await send(learner, base, params, id, answersByType()(questions))).toMatchObject({ status: 204 });
+    const [row] = await attemptsOf(learner.id, quiz.id);
+    expect(row!.questions.map(({ id, options }) => ({ id, options }))).toEqual(questions.map(({ id, options }) => ({ id, options })));
+    expect(row).toMatchObject({ score: 100, passed: true, earnedPoints: 2, totalPoints: 2 });
   });
 
   it("counts a wrong choice, or an answer to a question since removed, as no answer; a date in the future as now", async () => {

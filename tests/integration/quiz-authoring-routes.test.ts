@@ -74,8 +74,9 @@ function fields(courseId: number, extra: [string, string][] = []): [string, stri
     ["passingScore", "60"],
     ["shuffleQuestions", "false"],
     ["shuffleOptions", "false"],
-    ["showCorrections", "false"],
-    ["showCorrections", "on"],
+    ["drawCount", ""],
+    ["corrections", "after_last_attempt"],
+    ["correctionsAt", ""],
     ["required", "false"],
     ["required", "on"],
     ...extra,
@@ -125,6 +126,40 @@ describe("the dialog", () => {
       tab: "parametres",
       errors: { passingScore: "Entre 0 et 100 %." },
     });
+  });
+
+  it("refuses a draw of no question or of more than the quiz has, and corrections « from a date » without one, beside the field", async () => {
+    const { course } = await createCourse(handle.db, { instructor: teacherA });
+    const withSettings = (settings: Record<string, string>) =>
+      fields(course.id, [["intent", "save"]]).map(([name, value]): [string, string] => [name, settings[name] ?? value]);
+    for (const drawCount of ["0", "3"]) {
+      const refused = await call(action, teacherA, "/teacher/quiz?quiz=nouveau", { form: withSettings({ drawCount }) });
+      expect(refused.status).toBe(400);
+      expect(refused.data).toMatchObject({
+        tab: "parametres",
+        errors: { drawCount: "Entre 1 et 2\u00a0: le quiz a 2 questions. Laissez vide pour les poser toutes." },
+        values: { drawCount },
+      });
+    }
+    // Beside another field at fault, it is said at once too.
+    const both = await call(action, teacherA, "/teacher/quiz?quiz=nouveau", {
+      form: withSettings({ drawCount: "5", passingScore: "150" }),
+    });
+    expect(Object.keys((both.data as Edited).errors).sort()).toEqual(["drawCount", "passingScore"]);
+    const dateless = await call(action, teacherA, "/teacher/quiz?quiz=nouveau", { form: withSettings({ corrections: "after_date" }) });
+    expect(dateless.data).toMatchObject({ errors: { correctionsAt: "Choisissez la date et l'heure d'ouverture des corrections." } });
+
+    const saved = await call(action, teacherA, "/teacher/quiz?quiz=nouveau", {
+      form: withSettings({ title: "Examen tiré", drawCount: "1", corrections: "after_date", correctionsAt: "2026-12-20T18:00" }),
+    });
+    expect(saved.status).toBe(302);
+    const page = (await call(loader, teacherA, "/teacher/quiz")).data as Page;
+    const quiz = page.quizzes.find((item) => item.title === "Examen tiré")!;
+    const opened = (await call(loader, teacherA, `/teacher/quiz?quiz=${quiz.id}`)).data as Page;
+    expect(opened.editor!.values).toMatchObject({ drawCount: "1", corrections: "after_date", correctionsAt: "2026-12-20T18:00" });
+    // A new quiz keeps its answers closed while the learner may try again.
+    const blank = (await call(loader, teacherA, "/teacher/quiz?quiz=nouveau")).data as Page;
+    expect(blank.editor!.values).toMatchObject({ drawCount: "", corrections: "after_last_attempt" });
   });
 });
 

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { fieldErrorsOf } from "~/lib/form-result";
-import { QUIZ_DEFAULTS, round2, type QuizQuestion } from "~/lib/quiz";
+import { fromDateTimeLocal, toDateTimeLocal } from "~/lib/dates";
+import { correctionModes, QUIZ_DEFAULTS, round2, type QuizQuestion } from "~/lib/quiz";
 import { questionsWithPendingType, type QuizFormValues } from "~/lib/quiz-form";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
@@ -68,11 +69,38 @@ const quizSchema = z.object({
     z.number().min(1, "Entre 1 et 10 tentatives.").max(10, "Entre 1 et 10 tentatives."),
   ),
   passingScore: integerOr(QUIZ_DEFAULTS.passingScore).pipe(z.number().min(0, "Entre 0 et 100 %.").max(100, "Entre 0 et 100 %.")),
+  drawCount: z
+    .string()
+    .trim()
+    .regex(/^\d{0,3}$/, "Tapez un nombre de questions, ou laissez vide.")
+    .transform((value) => (value === "" ? null : Number(value))),
   shuffleQuestions: z.boolean(),
   shuffleOptions: z.boolean(),
-  showCorrections: z.boolean(),
+  corrections: z.enum(correctionModes),
+  correctionsAt: z.string().transform((value) => (value.trim() === "" ? null : fromDateTimeLocal(value.trim()))),
   required: z.boolean(),
 });
+
+/**
+ * The settings that depend on one another, checked even when other fields are at fault (a zod
+ * refinement would wait for them): the draw between 1 and the number of questions, a date for
+ * corrections "from a date".
+ */
+function settingErrors(values: QuizFormValues): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const draw = values.drawCount.trim();
+  const count = values.questions.length;
+  if (/^\d{1,3}$/.test(draw) && (Number(draw) < 1 || Number(draw) > count)) {
+    errors.drawCount =
+      count === 0
+        ? "Ajoutez d'abord des questions au quiz."
+        : `Entre 1 et ${count} : le quiz a ${count > 1 ? `${count} questions` : "une question"}. Laissez vide pour les poser toutes.`;
+  }
+  if (values.corrections === "after_date" && !fromDateTimeLocal(values.correctionsAt.trim())) {
+    errors.correctionsAt = "Choisissez la date et l'heure d'ouverture des corrections.";
+  }
+  return errors;
+}
 
 function newQuestionId(): string {
   return `q_${randomBytes(8).toString("base64url")}`;
@@ -93,11 +121,15 @@ function readQuizForm(values: QuizFormValues) {
     );
   }
   const parsed = quizSchema.safeParse(values);
-  if (parsed.success) return parsed.data;
-  const { issues } = parsed.error;
+  const settings = settingErrors(values);
+  if (parsed.success && Object.keys(settings).length === 0) return parsed.data;
+  const issues = parsed.success ? [] : parsed.error.issues;
   const missing = issues.some((issue) => issue.path.length === 1 && ["title", "courseId", "questions"].includes(String(issue.path[0])));
   const questionless = issues.some((issue) => issue.path[0] === "questions" && issue.path[2] === "question");
-  throw AppError.invalid(fieldErrorsOf(parsed.error), missing ? MISSING_DATA : questionless ? MISSING_QUESTION : undefined);
+  throw AppError.invalid(
+    { ...(parsed.success ? {} : fieldErrorsOf(parsed.error)), ...settings },
+    missing ? MISSING_DATA : questionless ? MISSING_QUESTION : undefined,
+  );
 }
 
 type QuizInput = ReturnType<typeof readQuizForm>;
@@ -141,9 +173,12 @@ function quizColumns(input: QuizInput) {
     timeLimitMinutes: input.timeLimitOn ? input.timeLimitMinutes : null,
     maxAttempts: input.maxAttempts,
     passingScore: input.passingScore,
+    drawCount: input.drawCount,
     shuffleQuestions: input.shuffleQuestions,
     shuffleOptions: input.shuffleOptions,
-    showCorrections: input.showCorrections,
+    corrections: input.corrections,
+    // Kept only where it counts: the date of corrections "from a date".
+    correctionsAt: input.corrections === "after_date" ? input.correctionsAt : null,
     required: input.required,
   };
 }
@@ -222,9 +257,11 @@ export function quizFormValuesOf(quiz: Quiz): QuizFormValues {
     timeLimitMinutes: String(quiz.timeLimitMinutes ?? QUIZ_DEFAULTS.timeLimitMinutes),
     maxAttempts: String(quiz.maxAttempts),
     passingScore: String(quiz.passingScore),
+    drawCount: quiz.drawCount === null ? "" : String(quiz.drawCount),
     shuffleQuestions: quiz.shuffleQuestions,
     shuffleOptions: quiz.shuffleOptions,
-    showCorrections: quiz.showCorrections,
+    corrections: quiz.corrections,
+    correctionsAt: quiz.correctionsAt ? toDateTimeLocal(quiz.correctionsAt) : "",
     required: quiz.required,
   };
 }
@@ -269,6 +306,7 @@ export async function listManagedQuizzes(db: Database, actor: Actor) {
       courseId: quizzes.courseId,
       courseTitle: courses.title,
       questions: quizzes.questions,
+      drawCount: quizzes.drawCount,
       timeLimitMinutes: quizzes.timeLimitMinutes,
       maxAttempts: quizzes.maxAttempts,
       passingScore: quizzes.passingScore,

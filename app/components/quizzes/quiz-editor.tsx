@@ -4,25 +4,12 @@ import { Form, Link, useNavigation } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import { cx } from "~/components/ui/control";
 import type { FieldErrors } from "~/lib/form-result";
+import { describedBy, FieldError, inputClasses, labelClasses } from "./quiz-fields";
+import { QuizSettings } from "./quiz-settings";
 import { questionTypeLabels, questionTypes } from "~/lib/quiz";
 import { quizEditIntentValue, quizFieldId, quizFormTabs, type QuizFormTab, type QuizFormValues } from "~/lib/quiz-form";
 
 export type PlacementOption = { id: number; title: string; lessons: Array<{ id: number; title: string }> };
-
-const inputClasses = "mt-1 block min-h-11 w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-base";
-const labelClasses = "block text-sm font-medium text-slate-800";
-
-function FieldError({ field, errors }: { field: string; errors: FieldErrors }) {
-  const message = errors[field];
-  if (!message) return null;
-  return (
-    <p id={`${quizFieldId(field)}-erreur`} className="mt-1 text-sm font-medium text-red-700">
-      {message}
-    </p>
-  );
-}
-
-const describedBy = (field: string, errors: FieldErrors) => (errors[field] ? `${quizFieldId(field)}-erreur` : undefined);
 
 /**
  * The create/edit dialog of /teacher/quiz: tabs Informations, Questions, Paramètres, in one form.
@@ -432,78 +419,7 @@ export function QuizEditor({
             </button>
           </section>
 
-          <section id="quiz-panel-parametres" role="tabpanel" aria-label="Paramètres" hidden={tab !== "parametres"} className="space-y-4">
-            <div className="rounded-md border border-slate-200 p-3">
-              <input type="hidden" name="timeLimitOn" value="false" />
-              <label className="flex min-h-11 items-center gap-3">
-                <input type="checkbox" name="timeLimitOn" defaultChecked={values.timeLimitOn} className="size-5 accent-brand-700" />
-                <span className="font-medium text-slate-900">Limite de temps</span>
-              </label>
-              <div className="mt-2">
-                <label htmlFor={quizFieldId("timeLimitMinutes")} className={labelClasses}>
-                  Durée en minutes (30 par défaut, comptée si la limite est activée)
-                </label>
-                <input
-                  id={quizFieldId("timeLimitMinutes")}
-                  name="timeLimitMinutes"
-                  defaultValue={values.timeLimitMinutes}
-                  inputMode="numeric"
-                  aria-invalid={errors.timeLimitMinutes ? true : undefined}
-                  aria-describedby={describedBy("timeLimitMinutes", errors)}
-                  className={cx(inputClasses, "max-w-40")}
-                />
-                <FieldError field="timeLimitMinutes" errors={errors} />
-              </div>
-            </div>
-            <div className="grid gap-4 sm:grid-cols-2">
-              <div>
-                <label htmlFor={quizFieldId("maxAttempts")} className={labelClasses}>
-                  Tentatives autorisées (1 à 10)
-                </label>
-                <input
-                  id={quizFieldId("maxAttempts")}
-                  name="maxAttempts"
-                  defaultValue={values.maxAttempts}
-                  inputMode="numeric"
-                  aria-invalid={errors.maxAttempts ? true : undefined}
-                  aria-describedby={describedBy("maxAttempts", errors)}
-                  className={inputClasses}
-                />
-                <FieldError field="maxAttempts" errors={errors} />
-              </div>
-              <div>
-                <label htmlFor={quizFieldId("passingScore")} className={labelClasses}>
-                  Score de réussite en % (0 à 100)
-                </label>
-                <input
-                  id={quizFieldId("passingScore")}
-                  name="passingScore"
-                  defaultValue={values.passingScore}
-                  inputMode="numeric"
-                  aria-invalid={errors.passingScore ? true : undefined}
-                  aria-describedby={describedBy("passingScore", errors)}
-                  className={inputClasses}
-                />
-                <FieldError field="passingScore" errors={errors} />
-              </div>
-            </div>
-            {(
-              [
-                ["shuffleQuestions", "Mélanger les questions"],
-                ["shuffleOptions", "Mélanger les options des QCM"],
-                ["showCorrections", "Montrer les corrections après l'envoi"],
-                ["required", "Obligatoire pour le certificat de la formation"],
-              ] as const
-            ).map(([field, label]) => (
-              <div key={field}>
-                <input type="hidden" name={field} value="false" />
-                <label className="flex min-h-11 items-center gap-3">
-                  <input type="checkbox" name={field} defaultChecked={values[field]} className="size-5 accent-brand-700" />
-                  <span className="text-slate-900">{label}</span>
-                </label>
-              </div>
-            ))}
-          </section>
+          <QuizSettings values={values} errors={errors} hidden={tab !== "parametres"} />
 
           <div className="mt-6 flex flex-col-reverse gap-2 border-t border-slate-200 pt-4 sm:flex-row sm:justify-end">
             <Link to={closeHref} className={buttonClasses({ variant: "outline" })}>

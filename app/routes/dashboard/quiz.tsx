@@ -48,6 +48,7 @@ export async function loader(args: Route.LoaderArgs) {
     attemptsLeft: view.attemptsLeft,
     bestScore: view.bestScore,
     passed: view.passed,
+    closed: view.closed,
   };
 }
 
@@ -85,7 +86,7 @@ export const meta = ({ loaderData }: Route.MetaArgs) => [{ title: loaderData ? `
  * a timed one says it needs the network.
  */
 export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
-  const { userId, course, quiz, offlineQuestions, attempts, inProgress, attemptsLeft, bestScore, passed, askForHelp } = loaderData;
+  const { userId, course, quiz, offlineQuestions, attempts, inProgress, attemptsLeft, bestScore, passed, closed, askForHelp } = loaderData;
   const navigation = useNavigation();
   const revalidator = useRevalidator();
   const starting = navigation.state !== "idle" && navigation.formMethod === "POST";
@@ -145,7 +146,8 @@ export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
         <ul className="mt-3 grid gap-3 text-slate-700 sm:grid-cols-2">
           <li className="flex items-center gap-2">
             <ClipboardCheck aria-hidden="true" className="size-5 text-brand-700" />
-            {plural(quiz.questionCount, "question", "questions")} · {plural(quiz.totalPoints, "point", "points")}
+            {plural(quiz.questionCount, "question", "questions")} ·{" "}
+            {quiz.totalPoints === null ? "tirées au hasard à chaque tentative" : plural(quiz.totalPoints, "point", "points")}
           </li>
           <li className="flex items-center gap-2">
             <Clock aria-hidden="true" className="size-5 text-brand-700" />
@@ -184,6 +186,8 @@ export default function LearnerQuizPage({ loaderData }: Route.ComponentProps) {
             <Link to={`${base}/tentatives/${inProgress}`} className={buttonClasses({ size: "lg", className: "w-full sm:w-auto" })}>
               Reprendre la tentative en cours
             </Link>
+          ) : closed ? (
+            <p className="rounded-md bg-slate-100 px-4 py-3 text-slate-800">{closed}</p>
           ) : attemptsLeft - newWaiting > 0 ? (
             <Form method="post" onSubmit={startOffline}>
               {passed ? (

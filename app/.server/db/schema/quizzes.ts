@@ -15,9 +15,17 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { AttemptQuestion, QuestionResult, QuizQuestion } from "~/lib/quiz";
+import { correctionModes, type AttemptQuestion, type QuestionResult, type QuizQuestion } from "~/lib/quiz";
 import { users } from "./auth";
 import { courses, lessons } from "./courses";
+
+/**
+ * When a quiz's learners see the expected answers and explanations of their graded attempts
+ * (app/.server/quizzes/policy.ts): after each submit (practice), after their last allowed attempt
+ * or a pass, from a date, or never. Until then they see their score and which questions they got
+ * right or wrong.
+ */
+export const quizCorrections = pgEnum("quiz_corrections", correctionModes);
 
 /**
  * A course's quiz, written by its teacher (or an admin) at /teacher/quiz. The questions, with their
@@ -42,10 +50,13 @@ export const quizzes = pgTable(
     maxAttempts: integer("max_attempts").notNull().default(3),
     /** Percentage (0–100) an attempt needs to pass. */
     passingScore: integer("passing_score").notNull().default(70),
+    /** Null: every question at every attempt; else this many drawn at random from `questions` per attempt. */
+    drawCount: integer("draw_count"),
     shuffleQuestions: boolean("shuffle_questions").notNull().default(false),
     shuffleOptions: boolean("shuffle_options").notNull().default(false),
-    /** Whether learners see the right answers and explanations once they have submitted. */
-    showCorrections: boolean("show_corrections").notNull().default(true),
+    corrections: quizCorrections("corrections").notNull().default("after_last_attempt"),
+    /** With `corrections` "after_date": when they open (and the quiz closes to new attempts). */
+    correctionsAt: timestamp("corrections_at", { withTimezone: true }),
     /** Part of the course's completion rule: the certificate needs it passed. */
     required: boolean("required").notNull().default(false),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
@@ -57,6 +68,8 @@ export const quizzes = pgTable(
     index("quizzes_course_idx").on(table.courseId),
     check("quizzes_max_attempts_range", sql`${table.maxAttempts} between 1 and 10`),
     check("quizzes_passing_score_range", sql`${table.passingScore} between 0 and 100`),
+    check("quizzes_draw_count_positive", sql`${table.drawCount} is null or ${table.drawCount} >= 1`),
+    check("quizzes_corrections_date", sql`${table.corrections} <> 'after_date' or ${table.correctionsAt} is not null`),
     check("quizzes_time_limit_positive", sql`${table.timeLimitMinutes} is null or ${table.timeLimitMinutes} >= 1`),
   ],
 );

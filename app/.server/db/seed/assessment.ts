@@ -1,6 +1,6 @@
 import { canTeach } from "~/lib/roles";
 import { and, asc, eq, like } from "drizzle-orm";
-import { gradeAttempt, type QuizQuestion } from "~/lib/quiz";
+import { gradeAttempt, prepareAttemptQuestions, seededRandom, type QuizQuestion } from "~/lib/quiz";
 import type { Database } from "../client";
 import { requestCompletionCheck } from "../../learning";
 import { courses, enrolments, lessons, quizAttempts, quizzes, users } from "../schema";
@@ -20,8 +20,11 @@ function questionsOf(slug: string): QuizQuestion[] {
   });
 }
 
+/** Questions a final exam asks per attempt, drawn from its eight. */
+const FINAL_DRAW = 6;
+
 /**
- * The seeded courses' final quiz (required for the certificate), their lessons' own texts, and in a
+ * The seeded courses' final quiz (required for the certificate, drawn from a pool and shuffled), their lessons' own texts, and in a
  * trial the demo learners' attempts: the demo student's first at "Intelligence Artificielle"
  * (failed, two attempts left), and a pass at each course a demo learner finished. Idempotent: a
  * course that has (or had) a quiz gets none, a lesson already edited keeps its text.
@@ -48,13 +51,17 @@ export async function seedAssessment(db: Database, options: { demoAccounts?: boo
       await tx.insert(quizzes).values({
         courseId: course.id,
         title: `Évaluation finale : ${course.title}`,
-        description: "Huit questions sur l'ensemble des modules. 70 % de bonnes réponses valident la formation et ouvrent le certificat.",
+        description:
+          "Six questions tirées au hasard parmi huit, sur l'ensemble des modules : chaque tentative reçoit un autre tirage. 70 % de bonnes réponses valident la formation et ouvrent le certificat. La correction s'ouvre après votre dernière tentative ou votre réussite.",
         questions: questionsOf(slug),
+        // A certifying exam: a pool larger than the draw, shuffled, its answers kept until the last attempt or a pass.
+        drawCount: FINAL_DRAW,
         timeLimitMinutes: 20,
         maxAttempts: 3,
         passingScore: 70,
+        shuffleQuestions: true,
         shuffleOptions: true,
-        showCorrections: true,
+        corrections: "after_last_attempt",
         required: true,
       });
     }
@@ -67,9 +74,25 @@ export async function seedAssessment(db: Database, options: { demoAccounts?: boo
 
 type Quiz = typeof quizzes.$inferSelect;
 
-/** A demo learner's graded attempt, as the quizzes capability leaves a submitted one. */
-async function insertAttempt(db: Database, quiz: Quiz, userId: string, answers: Record<string, string>, submittedAt: Date) {
-  const grade = gradeAttempt(quiz.questions, answers, quiz.passingScore);
+/**
+ * A demo learner's graded attempt, as the quizzes capability leaves a submitted one: the quiz's
+ * draw for it (from a fixed seed, so the demo is the same each time), answered by `answer`
+ * (each drawn question and its position → the answer given, or none).
+ */
+async function insertAttempt(
+  db: Database,
+  quiz: Quiz,
+  userId: string,
+  answer: (question: QuizQuestion, index: number) => string | null,
+  submittedAt: Date,
+) {
+  const questions = prepareAttemptQuestions(quiz.questions, quiz, seededRandom(`demo:${quiz.id}:${userId}`));
+  const answers: Record<string, string> = {};
+  questions.forEach((question, index) => {
+    const given = answer(question, index);
+    if (given !== null) answers[question.id] = given;
+  });
+  const grade = gradeAttempt(questions, answers, quiz.passingScore);
   const startedAt = new Date(submittedAt.getTime() - 14 * 60 * 1000);
   await db.insert(quizAttempts).values({
     quizId: quiz.id,
@@ -79,7 +102,7 @@ async function insertAttempt(db: Database, quiz: Quiz, userId: string, answers: 
     startedAt,
     deadlineAt: quiz.timeLimitMinutes ? new Date(startedAt.getTime() + quiz.timeLimitMinutes * 60_000) : null,
     submittedAt,
-    questions: quiz.questions,
+    questions,
     answers,
     results: grade.results,
     totalPoints: grade.totalPoints,
@@ -91,7 +114,7 @@ async function insertAttempt(db: Database, quiz: Quiz, userId: string, answers: 
   });
 }
 
-/** The demo learner tried the "Intelligence Artificielle" final quiz once, three weeks ago: 5 of 8, failed. */
+/** The demo learner tried the "Intelligence Artificielle" final quiz once, three weeks ago: 4 of 6, failed. */
 async function seedDemoAttempt(db: Database) {
   const student = demoAccounts.find((account) => !canTeach(account.role));
   if (!student) return;
@@ -104,19 +127,20 @@ async function seedDemoAttempt(db: Database) {
     .orderBy(asc(quizzes.id))
     .limit(1);
   if (!row || (await db.$count(quizAttempts, and(eq(quizAttempts.userId, row.userId), eq(quizAttempts.quizId, row.quiz.id)))) > 0) return;
-  // Right on the first five, wrong on the next two, the last left blank.
+  // Right on the first four questions drawn, wrong on the fifth, the last left blank: 4 of 6, failed.
   const wrong = (question: QuizQuestion) =>
     question.type === "true_false"
       ? String(question.correctAnswer !== "true")
       : question.type === "multiple_choice"
         ? String((Number(question.correctAnswer) + 1) % question.options.length)
         : "Je ne sais pas";
-  const answers = Object.fromEntries(
-    row.quiz.questions.flatMap((question, index) =>
-      index < 5 ? [[question.id, question.correctAnswer]] : index < 7 ? [[question.id, wrong(question)]] : [],
-    ),
+  await insertAttempt(
+    db,
+    row.quiz,
+    row.userId,
+    (question, index) => (index < 4 ? question.correctAnswer : index < 5 ? wrong(question) : null),
+    new Date(Date.now() - 21 * 24 * 3600 * 1000 + 14 * 60 * 1000),
   );
-  await insertAttempt(db, row.quiz, row.userId, answers, new Date(Date.now() - 21 * 24 * 3600 * 1000 + 14 * 60 * 1000));
 }
 
 /**
@@ -143,10 +167,9 @@ async function seedDemoPasses(db: Database) {
     if (!row?.completedAt) continue;
     const { userId, courseId, quiz } = row;
     if ((await db.$count(quizAttempts, and(eq(quizAttempts.userId, userId), eq(quizAttempts.quizId, quiz.id)))) > 0) continue;
-    const answers = Object.fromEntries(quiz.questions.slice(0, -1).map((question) => [question.id, question.correctAnswer]));
     const submittedAt = new Date(Math.min(row.completedAt.getTime() + 24 * 3600 * 1000, Date.now() - 3600 * 1000));
     await db.transaction(async (tx) => {
-      await insertAttempt(tx, quiz, userId, answers, submittedAt);
+      await insertAttempt(tx, quiz, userId, (question, index) => (index < FINAL_DRAW - 1 ? question.correctAnswer : null), submittedAt);
       await requestCompletionCheck(tx, { userId, courseId });
     });
   }

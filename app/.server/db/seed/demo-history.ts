@@ -1,4 +1,5 @@
 import { eq, isNull, like, sql } from "drizzle-orm";
+import { prepareAttemptQuestions, seededRandom } from "~/lib/quiz";
 import { createAccount } from "../../auth/accounts";
 import { newPaymentReference } from "../../payments/reference";
 import type { Database } from "../client";
@@ -94,7 +95,15 @@ export async function seedDemoHistory(
   if (catalogue.length === 0) throw new Error("Aucune formation publiée : lancez d'abord l'application une fois (données initiales).");
   const lessonRows = await db.select({ id: lessons.id, courseId: lessons.courseId }).from(lessons).orderBy(lessons.position, lessons.id);
   const quizRows = await db
-    .select({ id: quizzes.id, courseId: quizzes.courseId, questions: quizzes.questions, passingScore: quizzes.passingScore })
+    .select({
+      id: quizzes.id,
+      courseId: quizzes.courseId,
+      questions: quizzes.questions,
+      passingScore: quizzes.passingScore,
+      drawCount: quizzes.drawCount,
+      shuffleQuestions: quizzes.shuffleQuestions,
+      shuffleOptions: quizzes.shuffleOptions,
+    })
     .from(quizzes)
     .where(isNull(quizzes.deletedAt));
   const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1);
@@ -270,7 +279,13 @@ export async function seedDemoHistory(
         kept.flatMap((plan) => {
           const attempt = plan.attempt;
           if (!attempt) return [];
-          const totalPoints = attempt.quiz.questions.reduce((sum, question) => sum + question.points, 0);
+          // The quiz's draw, from its own seed: the history's random sequence (and its figures) stays the same.
+          const questions = prepareAttemptQuestions(
+            attempt.quiz.questions,
+            attempt.quiz,
+            seededRandom(`${attempt.quiz.id}:${plan.enrolment.userId}:1`),
+          );
+          const totalPoints = questions.reduce((sum, question) => sum + question.points, 0);
           return [
             {
               quizId: attempt.quiz.id,
@@ -279,7 +294,7 @@ export async function seedDemoHistory(
               status: "submitted" as const,
               startedAt: new Date(attempt.at.getTime() - 15 * 60_000),
               submittedAt: attempt.at,
-              questions: attempt.quiz.questions,
+              questions,
               answers: {},
               results: [],
               totalPoints,
