@@ -5,11 +5,12 @@ import { dbContext, userContext } from "~/.server/context";
 import { formFailure } from "~/.server/http/errors";
 import { getFinanceSummary, windowOf } from "~/.server/reports";
 import { PeriodSelector } from "~/components/admin/period-selector";
+import { RevenueNote } from "~/components/admin/revenue-note";
 import { buttonClasses } from "~/components/ui/button";
 import { StatCard } from "~/components/ui/stat-card";
 import { LinkTabs } from "~/components/ui/tabs";
-import { financePeriods, formatSignedPercent, periodFrom } from "~/lib/finance";
-import { formatFcfa, plural } from "~/lib/format";
+import { financePeriods, formatSignedPercent, periodFrom, revenueLabels } from "~/lib/finance";
+import { formatFcfa, formatPercent, plural } from "~/lib/format";
 import { summaryOf } from "~/lib/form-result";
 import { FinanceAnalyticsTab, loadFinanceAnalytics } from "./financial/analytics";
 import { CommissionsTab, commissionIntents, handleCommissionIntent, loadCommissions } from "./financial/commissions";
@@ -136,25 +137,25 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
         </h2>
         <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2 sm:gap-4 xl:grid-cols-3">
           <StatCard
-            label="Revenus Totaux"
+            label={revenueLabels.collected}
             value={formatFcfa(summary.totalRevenue)}
             note={`sur ${periodLabel} · ${summary.revenueGrowth === null ? "aucun revenu sur la période précédente" : `${formatSignedPercent(summary.revenueGrowth)} vs période précédente`}`}
             icon={<TrendingUp className={icon} />}
           />
           <StatCard
-            label="Revenus Mensuels"
+            label={`${revenueLabels.collected}, 30 jours`}
             value={formatFcfa(summary.monthlyRevenue)}
-            note="sur les 30 derniers jours"
+            note="sur les 30 derniers jours, quelle que soit la période"
             icon={<Wallet className={icon} />}
           />
           <StatCard
-            label="Commissions Dues"
+            label={revenueLabels.commissions}
             value={formatFcfa(summary.commissionsDue)}
             note={`gagnées sur ${periodLabel} · ${formatFcfa(summary.commissionsUnpaid)} restent à payer en tout`}
             icon={<Percent className={icon} />}
           />
           <StatCard
-            label="Remboursements"
+            label={revenueLabels.refunds}
             value={formatFcfa(summary.refunds)}
             note={`${plural(summary.refundCount, "remboursement", "remboursements")} sur ${periodLabel}`}
             icon={<RotateCcw className={icon} />}
@@ -167,15 +168,12 @@ export default function FinancialPage({ loaderData, actionData }: Route.Componen
           />
           <StatCard
             label="Marge Nette"
-            value={
-              summary.netMargin === null
-                ? "—"
-                : `${summary.netMargin.toLocaleString("fr-FR", { minimumFractionDigits: 1, maximumFractionDigits: 1 })} %`
-            }
-            note="(revenus − commissions − remboursements) / revenus"
+            value={summary.netMargin === null ? "—" : formatPercent(summary.netMargin, { decimals: 1, fixed: true })}
+            note="(encaissé − commissions − remboursements) / encaissé"
             icon={<Scale className={icon} />}
           />
         </dl>
+        <RevenueNote refunds={summary.refunds} net={summary.netRevenue} period={periodLabel} />
       </section>
 
       {refund ? <RefundConfirmation refund={refund} here={here} actionData={actionData} /> : null}

@@ -77,7 +77,7 @@ export async function handleCommissionIntent(
           : {
               type: "error" as const,
               title: "Erreur",
-              description: `Impossible de traiter le paiement : ${payout.failureReason ?? "transfert refusé"}.`,
+              description: `Impossible de traiter le paiement : ${payout.failureReason ?? "transfert refusé"}.`,
             };
     return redirectWithToast(back, toast, { status: 303 });
   }

@@ -7,11 +7,11 @@ import type { FinanceView } from "./shared";
 /** « Rapports » of « Gestion financière »: the finance reports and the history of those generated. */
 
 const financeReports = [
-  { kind: "mensuel", label: "Rapport mensuel", description: "Mois par mois : encaissé, remboursé, commissions et net pour l'institut." },
+  { kind: "mensuel", label: "Rapport mensuel", description: "Mois par mois : encaissé, remboursé, commissions et net pour l'institut." },
   {
     kind: "commissions",
     label: "Rapport des commissions",
-    description: "Par enseignant, formation et mois : ventes, taux, commission et statut.",
+    description: "Par enseignant, formation et mois : ventes, taux, commission et statut.",
   },
   {
     kind: "fiscal",

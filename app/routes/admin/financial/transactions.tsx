@@ -85,7 +85,7 @@ export async function handleTransactionIntent(
       {
         type: "success",
         title: "Paiement enregistré",
-        description: `Le paiement ${data.reference} est reçu : la formation de l'apprenant est ouverte.`,
+        description: `Le paiement ${data.reference} est reçu : la formation de l'apprenant est ouverte.`,
       },
       { status: 303 },
     );
@@ -96,7 +96,7 @@ export async function handleTransactionIntent(
     {
       type: "success",
       title: "Remboursement enregistré",
-      description: `Le paiement ${data.reference} est remboursé ; l'apprenant est prévenu.`,
+      description: `Le paiement ${data.reference} est remboursé ; l'apprenant est prévenu.`,
     },
     { status: 303 },
   );
