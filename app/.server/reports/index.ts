@@ -51,3 +51,4 @@ export {
   type TimelineBucket,
 } from "./admin-analytics";
 export { buildReport, isReportKind, reportKinds, type ReportKind } from "./documents";
+export { collectedRevenue, commissionsEarned, netRevenue, refundsMade, revenueFigures, type RevenueFigures } from "./revenue";
