@@ -17,7 +17,7 @@ for (const width of [360, 1280]) {
     await submitSignInForm(page, demoAccounts.admin.email, demoAccounts.admin.password);
     await expect(page).toHaveURL(/\/admin$/, { timeout: 30_000 });
     await page.goto("/admin/analytics?periode=7j");
-    await expect(page.getByRole("heading", { name: "Analytics avancées" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Statistiques avancées" })).toBeVisible();
     const revenue = page.locator("dl > div", { has: page.locator("dt", { hasText: "Revenus encaissés" }) });
     for (const label of ["Revenus encaissés", "Inscriptions", "Apprenants actifs", "Taux de complétion"])
       await expect(page.locator("dt", { hasText: label })).toBeVisible();

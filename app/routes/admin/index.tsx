@@ -49,8 +49,8 @@ const dashboardReports = [
   },
   {
     kind: "analytique",
-    label: "Analytics avancées",
-    description: "Mois par mois : nouveaux utilisateurs, inscriptions, complétions, revenus.",
+    label: "Statistiques avancées",
+    description: "Mois par mois : nouveaux utilisateurs, inscriptions, complétions, revenus encaissés et remboursements.",
   },
   {
     kind: "certifications",

@@ -273,7 +273,7 @@ export default function CourseListPage({ loaderData }: Route.ComponentProps) {
             label={revenueLabels.net}
             wide
             value={formatFcfa(stats.revenueFcfa)}
-            note="depuis l'ouverture00a0: encaissé moins remboursements"
+            note="depuis l'ouverture : encaissé moins remboursements"
             icon={<CircleDollarSign className={iconClass} />}
           />
         </dl>

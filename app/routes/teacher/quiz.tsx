@@ -361,7 +361,7 @@ function QuizResults({ quizzes, results }: { quizzes: LoaderData["quizzes"]; res
           current={view}
           items={[
             { value: "liste", label: "Résultats", to: query({ vue: "liste" }) },
-            { value: "analytics", label: "Analytics", to: query({ vue: "analytics" }) },
+            { value: "analytics", label: "Statistiques", to: query({ vue: "analytics" }) },
           ]}
         />
         <a

@@ -25,7 +25,7 @@ export type FinanceTab = (typeof financeTabs)[number];
 export const financeTabLabels: Record<FinanceTab, string> = {
   transactions: "Transactions",
   commissions: "Commissions",
-  analytics: "Analytics",
+  analytics: "Statistiques",
   rapports: "Rapports",
 };
 export const financeFiltersSchema = z.object({
