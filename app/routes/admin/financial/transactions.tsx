@@ -85,7 +85,7 @@ export async function handleTransactionIntent(
       {
         type: "success",
         title: "Paiement enregistré",
-        description: `Le paiement ${data.reference} est reçu : la formation de l'apprenant est ouverte.`,
+        description: `Le paiement ${data.reference} est reçu : la formation est ouverte à la personne inscrite.`,
       },
       { status: 303 },
     );
@@ -96,7 +96,7 @@ export async function handleTransactionIntent(
     {
       type: "success",
       title: "Remboursement enregistré",
-      description: `Le paiement ${data.reference} est remboursé ; l'apprenant est prévenu.`,
+      description: `Le paiement ${data.reference} est remboursé ; la personne inscrite en est prévenue.`,
     },
     { status: 303 },
   );
@@ -129,8 +129,8 @@ export function RefundConfirmation({ refund, here, actionData }: { refund: Refun
             <p className="text-slate-700">
               Vous allez rembourser <strong>{formatFcfa(refund.amount)}</strong> à {refund.learner} ({refund.email}) pour «{" "}
               {refund.courseTitle} » (paiement {refund.reference}, {paymentMethodLabels[refund.method]}, {refund.date}). Son accès à la
-              formation sera fermé, il sera prévenu par e-mail et dans ses notifications, et la commission de l'enseignant sera diminuée
-              d'autant.
+              formation sera fermé, la personne inscrite sera prévenue par e-mail et dans ses notifications, et la commission de
+              l'enseignant sera diminuée d'autant.
             </p>
             <Form method="post" action={here} className="space-y-3">
               <input type="hidden" name="intent" value="refund" />
