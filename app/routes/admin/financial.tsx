@@ -12,18 +12,15 @@ import { LinkTabs } from "~/components/ui/tabs";
 import { financePeriods, formatSignedPercent, periodFrom, revenueLabels } from "~/lib/finance";
 import { formatFcfa, formatPercent, plural } from "~/lib/format";
 import { summaryOf } from "~/lib/form-result";
-import { FinanceAnalyticsTab, loadFinanceAnalytics } from "./financial/analytics";
-import { CommissionsTab, commissionIntents, handleCommissionIntent, loadCommissions } from "./financial/commissions";
-import { FinanceReportsTab, loadFinanceReports } from "./financial/reports";
+import { FinanceAnalyticsTab } from "./financial/analytics";
+import { loadFinanceAnalytics } from "./financial/analytics.server";
+import { CommissionsTab } from "./financial/commissions";
+import { commissionIntents, handleCommissionIntent, loadCommissions } from "./financial/commissions.server";
+import { FinanceReportsTab } from "./financial/reports";
+import { loadFinanceReports } from "./financial/reports.server";
 import { financeFiltersSchema, financeTabLabels, financeTabs, statusWords, useRowState, type FinanceView } from "./financial/shared";
-import {
-  RefundConfirmation,
-  TransactionsTab,
-  handleTransactionIntent,
-  loadPaymentNotices,
-  loadTransactions,
-  transactionIntents,
-} from "./financial/transactions";
+import { RefundConfirmation, TransactionsTab } from "./financial/transactions";
+import { handleTransactionIntent, loadPaymentNotices, loadTransactions, transactionIntents } from "./financial/transactions.server";
 import type { Route } from "./+types/financial";
 
 /**

@@ -1,20 +1,10 @@
-import type { Actor } from "~/.server/auth/actor";
-import type { Database } from "~/.server/db/client";
-import { getMonthlyFigures, getTopCourses, type Window } from "~/.server/reports";
 import { MonthlyRevenueBars } from "~/components/admin/charts";
 import { BarsCard } from "~/components/ui/bars";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { formatFcfa, plural } from "~/lib/format";
 import type { FinanceView } from "./shared";
 
-/** « Analytics » of « Gestion financière »: six months of revenue and the period's top courses. */
-
-export async function loadFinanceAnalytics(db: Database, admin: Actor, window: Window, now: Date) {
-  const [months, top] = await Promise.all([getMonthlyFigures(db, admin, now, 6, ["revenue", "refunds"]), getTopCourses(db, admin, window)]);
-  return { tab: "analytics" as const, months, top };
-}
-
-type AnalyticsPanel = Awaited<ReturnType<typeof loadFinanceAnalytics>>;
+import type { AnalyticsPanel } from "./analytics.server";
 
 export function FinanceAnalyticsTab({ panel, view: { periodLabel } }: { panel: AnalyticsPanel; view: FinanceView }) {
   return (

@@ -1,6 +1,3 @@
-import type { Actor } from "~/.server/auth/actor";
-import type { Database } from "~/.server/db/client";
-import { listReports } from "~/.server/finance";
 import { ReportPanel } from "~/components/admin/report-panel";
 import type { FinanceView } from "./shared";
 
@@ -20,11 +17,7 @@ const financeReports = [
   },
 ];
 
-export async function loadFinanceReports(db: Database, admin: Actor) {
-  return { tab: "rapports" as const, history: await listReports(db, admin) };
-}
-
-type ReportsPanel = Awaited<ReturnType<typeof loadFinanceReports>>;
+import type { ReportsPanel } from "./reports.server";
 
 export function FinanceReportsTab({ panel, view: { period, here } }: { panel: ReportsPanel; view: FinanceView }) {
   return <ReportPanel reports={financeReports} period={period} history={panel.history} back={here} />;
