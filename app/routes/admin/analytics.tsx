@@ -114,7 +114,7 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
       />
 
       {tab === "ensemble" ? (
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
           <BarsCard
             title="Inscriptions sur la période"
             caption="Inscriptions ouvertes, et terminées, par intervalle"
@@ -194,7 +194,7 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
       ) : null}
 
       {tab === "cours" ? (
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
           <BarsCard
             title="Top 5 des formations"
             caption={`Inscriptions ouvertes sur ${label}`}
@@ -219,7 +219,7 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
       ) : null}
 
       {tab === "utilisateurs" ? (
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
           <BarsCard
             title="Nouveaux comptes"
             caption="Comptes créés par intervalle"
@@ -257,7 +257,7 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
       ) : null}
 
       {tab === "revenus" ? (
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
           <Card className="lg:col-span-2">
             <CardHeader>
               <CardTitle>Revenus par mois</CardTitle>
