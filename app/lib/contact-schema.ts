@@ -1,3 +1,4 @@
+import { formatNumber } from "./format";
 import { z } from "zod";
 import { CONTACT_INTERESTS, CONTACT_LIMITS, CONTACT_SUBJECTS } from "./contact";
 
@@ -41,7 +42,7 @@ export const contactSchema = z.object({
     .string("Veuillez écrire votre message.")
     .trim()
     .min(1, "Veuillez écrire votre message.")
-    .max(CONTACT_LIMITS.message, `Votre message est trop long : ${CONTACT_LIMITS.message.toLocaleString("fr-FR")} caractères au maximum.`),
+    .max(CONTACT_LIMITS.message, `Votre message est trop long : ${formatNumber(CONTACT_LIMITS.message)} caractères au maximum.`),
   interest: z.preprocess(blankToUndefined, z.enum(CONTACT_INTERESTS, "Veuillez choisir un centre d'intérêt dans la liste.").optional()),
 });
 

@@ -1,3 +1,4 @@
+import { formatPercent } from "./format";
 import { formatMonthYear } from "./dates";
 /** Finance as the admin screens name it: periods, payout statuses. Browser-safe. */
 
@@ -15,6 +16,23 @@ export const DEFAULT_FINANCE_PERIOD: FinancePeriod = "30j";
 export function isFinancePeriod(value: unknown): value is FinancePeriod {
   return typeof value === "string" && Object.hasOwn(financePeriods, value);
 }
+
+/**
+ * The money figures' words, the same on every screen, report and export; what they count is
+ * defined once in app/.server/reports/revenue.ts and told to readers by `revenueNote`.
+ */
+export const revenueLabels = {
+  collected: "Revenus encaissés",
+  refunds: "Remboursements",
+  net: "Revenus nets",
+  commissions: "Commissions dues",
+} as const;
+
+/** The note shown beside those figures wherever refunds matter (screens, reports' files). */
+export const revenueNote =
+  "Encaissé : paiements reçus sur la période, comptés le jour du paiement, y compris ceux remboursés depuis. " +
+  "Remboursements : comptés le jour du remboursement, quelle que soit la date du paiement remboursé. " +
+  "Net : encaissé moins remboursements de la période.";
 
 /** The share of a payment an instructor earns when no rate was set for them (the spec's 70 %). */
 export const DEFAULT_COMMISSION_RATE = 70;
@@ -58,8 +76,7 @@ export function percentChange(current: number, previous: number): number | null 
 }
 
 export function formatSignedPercent(value: number): string {
-  const text = Math.abs(value).toLocaleString("fr-FR", { maximumFractionDigits: 1 });
-  return `${value > 0 ? "+" : value < 0 ? "−" : ""}${text} %`;
+  return `${value > 0 ? "+" : value < 0 ? "−" : ""}${formatPercent(Math.abs(value))}`;
 }
 
 /** The period named in a query string (`?periode=90j`), or the default. */

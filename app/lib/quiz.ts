@@ -281,10 +281,8 @@ export function questionAnalysis(
   });
 }
 
-/** "12,5 %", "70 %": a percentage the French way. */
-export function formatPercent(value: number): string {
-  return `${value.toLocaleString("fr-FR", { maximumFractionDigits: 2 })}\u00a0%`;
-}
+/** Scores written the French way (« 12,5 % »): the one percentage helper, re-exported for the quiz screens. */
+export { formatPercent } from "./format";
 
 /** The seconds left before a deadline (never negative); null without one. */
 export function secondsLeft(deadline: Date | null, now: Date): number | null {

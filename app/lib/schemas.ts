@@ -1,3 +1,4 @@
+import { formatNumber } from "./format";
 import { z } from "zod";
 import { LIMITS, MAX_SERIAL_ID } from "./limits";
 import { passwordMessages } from "./password-policy";
@@ -18,7 +19,7 @@ export { LIMITS, MAX_SERIAL_ID } from "./limits";
  * rule that holds for all text (control characters, for instance) is added there once.
  */
 
-const grouped = (count: number) => count.toLocaleString("fr-FR");
+const grouped = (count: number) => formatNumber(count);
 
 /** `label` carries its article: "Le prénom", "La description", "L'adresse e-mail". */
 export const textMessages = {

@@ -62,10 +62,10 @@ export function mainNavigation(role: Role | null | undefined): NavGroup[] {
     groups.push({
       label: "Administration",
       items: [
-        { label: "Admin Dashboard", to: "/admin", icon: "admin", end: true },
+        { label: "Vue d'ensemble", to: "/admin", icon: "admin", end: true },
         { label: "Gestion Utilisateurs", to: "/admin/users", icon: "users" },
         { label: "Mes Cours", to: "/admin/my-courses", icon: "courses" },
-        { label: "Analytics", to: "/admin/analytics", icon: "analytics" },
+        { label: "Statistiques", to: "/admin/analytics", icon: "analytics" },
         { label: "Finances", to: "/admin/financial", icon: "finances" },
         { label: "Certificats délivrés", to: "/admin/certificates", icon: "certificates" },
         { label: "Inscriptions", to: "/admin/inscriptions", icon: "students" },
@@ -99,7 +99,7 @@ export function teacherNavigation(): NavGroup[] {
         { label: "Sessions Zoom", to: "/teacher/sessions", icon: "sessions" },
         { label: "Quiz & Évaluations", to: "/teacher/quiz", icon: "quiz" },
         { label: "Messagerie", to: "/teacher/messages", icon: "messages" },
-        { label: "Analytics", to: "/teacher/analytics", icon: "analytics" },
+        { label: "Statistiques", to: "/teacher/analytics", icon: "analytics" },
       ],
     },
     {

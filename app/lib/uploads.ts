@@ -1,3 +1,4 @@
+import { formatNumber } from "./format";
 /**
  * What each kind of upload accepts, shared by the server (which checks the file's real content)
  * and the browser (the file picker's `accept` and the message shown before sending anything).
@@ -58,7 +59,7 @@ export function formatFileSize(bytes: number): string {
     unit += 1;
   }
   const rounded = unit === 0 || value >= 10 ? Math.round(value) : Math.round(value * 10) / 10;
-  return `${rounded.toLocaleString("fr-FR")} ${units[unit]}`;
+  return `${formatNumber(rounded, { decimals: 1 })} ${units[unit]}`;
 }
 
 /** The message for a file over the limit (the same on both sides). */

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./axe";
+import { formatFcfa } from "~/lib/format";
 import { demoAccounts, submitSignInForm } from "./sign-in";
 
 /**
@@ -16,16 +17,16 @@ for (const width of [360, 1280]) {
     await submitSignInForm(page, demoAccounts.admin.email, demoAccounts.admin.password);
     await expect(page).toHaveURL(/\/admin$/, { timeout: 30_000 });
     await page.goto("/admin/analytics?periode=7j");
-    await expect(page.getByRole("heading", { name: "Analytics avancées" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Statistiques avancées" })).toBeVisible();
     const revenue = page.locator("dl > div", { has: page.locator("dt", { hasText: "Revenus encaissés" }) });
     for (const label of ["Revenus encaissés", "Inscriptions", "Apprenants actifs", "Taux de complétion"])
       await expect(page.locator("dt", { hasText: label })).toBeVisible();
-    await expect(revenue.locator("dd").first()).toHaveText("0 FCFA");
+    await expect(revenue.locator("dd").first()).toHaveText(formatFcfa(0));
 
     await page.getByRole("combobox", { name: "Période" }).selectOption("90j");
     await page.getByRole("button", { name: "Actualiser" }).click();
     await expect(page).toHaveURL(/periode=90j/);
-    await expect(revenue.locator("dd").first()).not.toHaveText("0 FCFA");
+    await expect(revenue.locator("dd").first()).not.toHaveText(formatFcfa(0));
     await expect(page.getByRole("heading", { name: /Projection des trois prochains mois/ })).toBeVisible();
     await expect(page.getByText("Estimation", { exact: true })).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath(`analytics-overview-${width}.png`), fullPage: true });

@@ -15,7 +15,7 @@ for (const width of [360, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await submitSignInForm(page, demoAccounts.admin.email, demoAccounts.admin.password);
     await expect(page).toHaveURL(/\/admin$/);
-    await expect(page.getByRole("heading", { name: "Dashboard Administrateur" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Tableau de bord de l'administration" })).toBeVisible();
     for (const label of [
       "Utilisateurs",
       "Formations",
@@ -34,7 +34,7 @@ for (const width of [360, 1280]) {
     await expect(page).toHaveURL(/periode=7j/);
     await expect(page.locator("dd", { hasText: "sur 7 jours" }).first()).toBeVisible();
 
-    await page.getByRole("link", { name: "Analytics Avancées" }).click();
+    await page.getByRole("link", { name: "Statistiques avancées" }).click();
     await expect(page.getByText("Revenus encaissés, douze derniers mois")).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath(`dashboard-analytics-${width}.png`), fullPage: true });
 

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { expectNoSeriousA11yViolations } from "./axe";
+import { formatFcfa } from "~/lib/format";
 
 const count = (page: Page) => page.getByRole("status").filter({ hasText: /trouvée/ });
 const titles = (page: Page) => page.locator("main article h2:visible");
@@ -144,7 +145,7 @@ test.describe("course page", () => {
     await expect(page).toHaveTitle("Formation Intelligence Artificielle | ICEF");
     const main = page.getByRole("main");
     await expect(main.getByRole("heading", { level: 1 })).toHaveText("Intelligence Artificielle");
-    await expect(main.getByText("120,000 FCFA")).toBeVisible();
+    await expect(main.getByText(formatFcfa(120000))).toBeVisible();
     await expect(main.getByText("Avancé").first()).toBeVisible();
     await expect(main.getByText("12 semaines").first()).toBeVisible();
     // 245 learners before the platform (the imported figure), plus the demo student who follows it.

@@ -2,6 +2,7 @@ import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import sharp from "sharp";
 import { expectNoSeriousA11yViolations } from "./axe";
+import { formatFcfa } from "~/lib/format";
 import { startIsolatedServer, type IsolatedServer } from "./isolated-server";
 import { signInAs } from "./sign-in";
 
@@ -89,7 +90,7 @@ test("a teacher creates a course with a cover, two lessons and a video, then pub
   await page.getByRole("tab", { name: "Paramètres" }).click();
   await expect(page.getByRole("region", { name: "Résumé" })).toContainText("2");
   await expect(page.getByRole("region", { name: "Résumé" })).toContainText("40 min");
-  await expect(page.getByRole("region", { name: "Résumé" })).toContainText("45,000 FCFA");
+  await expect(page.getByRole("region", { name: "Résumé" })).toContainText(formatFcfa(45000));
   await expectNoSeriousA11yViolations(page);
 
   await page.getByRole("button", { name: "Enregistrer" }).first().click();
@@ -119,7 +120,7 @@ test("a visitor finds the course on a phone and plays the free lesson", async ({
   await page.goto("/formations?q=pompes");
   await expect(page.getByRole("status").filter({ hasText: /trouvée/ })).toHaveText("1 formation trouvée");
   const card = page.locator("article", { hasText: TITLE });
-  await expect(card.getByText("45,000 FCFA")).toBeVisible();
+  await expect(card.getByText(formatFcfa(45000))).toBeVisible();
   await expect(card.getByText("Comment fonctionne la pompe")).toBeVisible();
   await card.getByRole("link", { name: TITLE, exact: true }).click();
 

@@ -2,6 +2,7 @@ import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { linkIn } from "../setup/smtp";
 import { expectNoSeriousA11yViolations } from "./axe";
+import { formatFcfa } from "~/lib/format";
 import { startIsolatedServer, type IsolatedServer } from "./isolated-server";
 import { signInAs } from "./sign-in";
 
@@ -23,7 +24,7 @@ async function newPage(browser: Browser, viewport = phone): Promise<Page> {
   return context.newPage();
 }
 
-/** A teacher's course with three lessons, the first with a video; published, 25,000 FCFA. */
+/** A teacher's course with three lessons, the first with a video; published, 25 000 FCFA. */
 async function createCourse(browser: Browser) {
   const page = await newPage(browser, { width: 1280, height: 900 });
   await signInAs(page, "teacher", "/teacher/create-course");
@@ -80,15 +81,15 @@ test.afterAll(async () => {
 test("a visitor signs up, pays by mobile money, follows the course on a phone and resumes where they stopped", async ({ browser }) => {
   const page = await newPage(browser);
   await signUpFromCourse(page, { firstName: "Oumou", lastName: "Sidibé", email: "oumou@exemple.ml" });
-  await expect(page.getByText("25,000 FCFA").first()).toBeVisible();
+  await expect(page.getByText(formatFcfa(25000)).first()).toBeVisible();
   await expect(page.getByText("Passerelle de test").first()).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await page.getByRole("radio", { name: /Mobile money/ }).check();
-  await page.getByRole("button", { name: "Continuer – 25,000 FCFA" }).click();
+  await page.getByRole("button", { name: `Continuer – ${formatFcfa(25000)}` }).click();
 
   // The test gateway, standing in for the operator.
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Confirmer le paiement");
-  await expect(page.getByText("25,000 FCFA")).toBeVisible();
+  await expect(page.getByText(formatFcfa(25000))).toBeVisible();
   const before = own.smtp.mails.length;
   await page.getByRole("button", { name: "Approuver le paiement" }).click();
   await expect(page).toHaveURL(new RegExp(`/dashboard/formations/${SLUG}$`));
@@ -154,7 +155,7 @@ test("another learner pays cash at the office; an admin records it and the cours
   const radioWidths = await page.getByRole("radio").evaluateAll((radios) => radios.map((radio) => radio.getBoundingClientRect().width));
   expect(new Set(radioWidths).size, `radio widths ${radioWidths.join(", ")}`).toBe(1);
   await page.getByRole("radio", { name: /Espèces/ }).check();
-  await page.getByRole("button", { name: "Continuer – 25,000 FCFA" }).click();
+  await page.getByRole("button", { name: `Continuer – ${formatFcfa(25000)}` }).click();
   await expect(page.getByRole("heading", { name: "Réglez votre formation à l'institut" })).toBeVisible();
   const reference = (await page
     .getByText(/^ICEF-[A-Z0-9]{4}-[A-Z0-9]{4}$/)

@@ -12,7 +12,7 @@ test.describe("student/admin shell", () => {
     for (const label of ["Tableau de Bord", "Mon Profil", "Mes Formations", "Mes paiements", "Forum", "Messagerie", "Certificats"]) {
       await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
     }
-    await expect(nav.getByRole("link", { name: "Admin Dashboard" })).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: "Vue d'ensemble" })).toHaveCount(0);
     await expect(nav.getByRole("link", { name: "Gestion Utilisateurs" })).toHaveCount(0);
     await expect(nav.getByRole("link", { name: "Portail Enseignant" })).toHaveCount(0);
     await expect(nav.getByRole("link", { name: "Tableau de Bord" })).toHaveAttribute("aria-current", "page");
@@ -58,20 +58,20 @@ test.describe("student/admin shell", () => {
     await signInAs(page, "admin");
     const nav = sidebar(page).getByRole("navigation", { name: "Navigation principale" });
     const expected: Array<[string, string]> = [
-      ["Admin Dashboard", "/admin"],
+      ["Vue d'ensemble", "/admin"],
       ["Gestion Utilisateurs", "/admin/users"],
       ["Mes Cours", "/admin/my-courses"],
-      ["Analytics", "/admin/analytics"],
+      ["Statistiques", "/admin/analytics"],
       ["Finances", "/admin/financial"],
       ["Créer Cours", "/admin/create-course"],
     ];
     await expect(nav.getByText("Administration")).toBeVisible();
     for (const [label, href] of expected) await expect(nav.getByRole("link", { name: label, exact: true })).toHaveAttribute("href", href);
     await expect(nav.getByRole("link", { name: "Portail Enseignant" })).toHaveCount(0);
-    await nav.getByRole("link", { name: "Analytics" }).click();
+    await nav.getByRole("link", { name: "Statistiques" }).click();
     await expect(page).toHaveURL(/\/admin\/analytics$/);
-    await expect(page.getByRole("heading", { name: "Analytics avancées" })).toBeVisible();
-    await expect(nav.getByRole("link", { name: "Analytics" })).toHaveAttribute("aria-current", "page");
+    await expect(page.getByRole("heading", { name: "Statistiques avancées" })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Statistiques" })).toHaveAttribute("aria-current", "page");
     await expectNoSeriousA11yViolations(page);
   });
 
@@ -95,7 +95,7 @@ test.describe("student/admin shell", () => {
       ["Sessions Zoom", "/teacher/sessions"],
       ["Quiz & Évaluations", "/teacher/quiz"],
       ["Messagerie", "/teacher/messages"],
-      ["Analytics", "/teacher/analytics"],
+      ["Statistiques", "/teacher/analytics"],
       ["Créer un Cours", "/teacher/create-course"],
       ["Gérer Contenus", "/teacher/content"],
       ["Planifier Session", "/teacher/schedule"],

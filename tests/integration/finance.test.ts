@@ -86,16 +86,17 @@ describe("finance summary", () => {
 });
 
 describe("dashboard", () => {
-  it("shows kept revenue and changes against the previous period", async () => {
+  it("shows collected revenue, refunds and net revenue as the finance screen counts them, against the previous period", async () => {
     const stats = await getDashboardStats(handle.db, admin, windowOf("30j", now));
-    // Kept payments completed in the last 30 days: b and d (c was refunded).
-    expect(stats.revenue.current).toBe(150_000);
+    // Collected in the last 30 days: b, c and d (c refunded since, in the period: a refund, not a smaller revenue).
+    expect(stats.revenue.current).toBe(250_000);
     expect(stats.revenue.previous).toBe(100_000);
-    expect(stats.revenue.change).toBe(50);
+    expect(stats.revenue.change).toBe(150);
+    expect(stats).toMatchObject({ refunds: 100_000, netRevenue: 150_000 });
     expect(stats.activeEnrolments.value).toBe(4);
     expect(stats.activeEnrolments.current).toBe(3);
     const week = await getDashboardStats(handle.db, admin, windowOf("7j", now));
-    expect(week.revenue.current).toBe(50_000);
+    expect(week.revenue.current).toBe(150_000);
     expect(week.activeEnrolments.current).toBe(2);
   });
 

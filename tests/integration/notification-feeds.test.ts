@@ -12,6 +12,7 @@ import { jobs, notifications } from "~/.server/db/schema";
 import { getEmailPreferences, NOTIFICATION_EMAIL_QUEUE } from "~/.server/notifications";
 import { recordCashPayment, refundPayment } from "~/.server/payments";
 import { changeUserRole } from "~/.server/users";
+import { formatFcfa } from "~/lib/format";
 import { action as profileAction, loader as profileLoader } from "~/routes/dashboard/profile";
 import { cashOnlyPayments, createCourse, createPayment, createUser, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
@@ -52,7 +53,7 @@ describe("payments", () => {
     expect(confirmed).toEqual([
       expect.objectContaining({
         title: "Paiement confirmé",
-        body: expect.stringMatching(/^Votre paiement de 75,000 FCFA pour « Énergie solaire » est confirmé/),
+        body: expect.stringMatching(new RegExp(`^Votre paiement de ${formatFcfa(75000)} pour « Énergie solaire » est confirmé`)),
         link: `/dashboard/formations/${course.slug}`,
       }),
     ]);

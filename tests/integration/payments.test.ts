@@ -26,6 +26,7 @@ import type { PaymentProvider } from "~/.server/payments/providers/provider";
 import { createSandboxProvider, SANDBOX_SIGNATURE_HEADER, signSandboxNotification } from "~/.server/payments/providers/sandbox";
 import type { Payments } from "~/.server/payments/setup";
 import type { Role } from "~/lib/roles";
+import { formatFcfa } from "~/lib/format";
 import { createCourse, createUser, type CourseOverrides, type TestUser } from "../factories";
 import { pdfTextRuns } from "../setup/pdf";
 import { createTestDatabase } from "../setup/db";
@@ -292,7 +293,7 @@ describe("paying cash at the office", () => {
     expect(outcome.reference).toMatch(/^ICEF-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
     const [instructions] = await mailsTo(learner.email);
     expect(instructions!.text).toContain(outcome.reference);
-    expect(instructions!.text).toContain("120,000 FCFA");
+    expect(instructions!.text).toContain(formatFcfa(120000));
     expect(instructions!.text).toContain("Cité SEMA, Bamako, Mali");
     expect(instructions!.text).toMatch(/Lundi – Vendredi : 8h00 – 18h00/);
     // Asking again gives the same reference, and no second mail.
@@ -334,7 +335,7 @@ describe("paying cash at the office", () => {
         learner.email,
         course.title,
         "Espèces, payées à l'institut",
-        "120,000 FCFA",
+        formatFcfa(120000),
       ]),
     );
     await expect(getReceiptPdf(handle.db, await person("user", "Curieux"), outcome.reference)).rejects.toMatchObject({ code: "not_found" });

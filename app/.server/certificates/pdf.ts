@@ -1,3 +1,4 @@
+import { formatPercent } from "~/lib/format";
 import { loadPdfKit } from "~/.server/pdfkit";
 import { formatDate } from "~/lib/dates";
 import { toWinAnsi } from "../payments";
@@ -97,9 +98,7 @@ export async function renderCertificatePdf(data: CertificatePdfData): Promise<Bu
   y = center(data.courseTitle, y + 6, FONT.bold, 20, COLOR.brandDark);
 
   const details = [
-    data.gradeLabel && data.score !== null
-      ? `Mention ${data.gradeLabel} · score ${data.score.toLocaleString("fr-FR", { maximumFractionDigits: 2 })} %`
-      : null,
+    data.gradeLabel && data.score !== null ? `Mention ${data.gradeLabel} · score ${formatPercent(data.score, { decimals: 2 })}` : null,
     `${data.credits} crédit${data.credits > 1 ? "s" : ""}`,
   ].filter(Boolean);
   center(details.join(" · "), y + 12, FONT.regular, 12);

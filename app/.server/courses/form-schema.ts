@@ -1,3 +1,4 @@
+import { formatNumber } from "~/lib/format";
 import { z } from "zod";
 import { courseStatuses } from "~/lib/course-status";
 
@@ -24,7 +25,7 @@ function integer(label: string, { min, max, empty }: { min: number; max: number;
       }
       const number = Number(text);
       if (number < min) ctx.addIssue({ code: "custom", message: `${label} doit valoir au moins ${min}.` });
-      else if (number > max) ctx.addIssue({ code: "custom", message: `${label} ne doit pas dépasser ${max.toLocaleString("fr-FR")}.` });
+      else if (number > max) ctx.addIssue({ code: "custom", message: `${label} ne doit pas dépasser ${formatNumber(max)}.` });
       return number;
     });
 }

@@ -97,3 +97,22 @@ export function plainTextError(error: unknown): Response {
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
   });
 }
+
+/** What a 405 page receives: a French message, and the page that sends the form, to go back to. */
+export type MethodNotAllowedData = { code: "method_not_allowed"; message: string; back: string };
+
+/**
+ * For the loader of a route made for POST (a typed or bookmarked address): a 405 with `Allow`,
+ * which the area's error page renders inside its layout with a link to `back`.
+ */
+export function methodNotAllowed(back: string, allow = "POST") {
+  return data<MethodNotAllowedData>(
+    {
+      code: "method_not_allowed",
+      message:
+        "Cette adresse reçoit un formulaire\u00a0: elle ne s'ouvre pas comme une page. Le formulaire se trouve sur la page ci-dessous.",
+      back,
+    },
+    { status: 405, headers: { Allow: allow } },
+  );
+}

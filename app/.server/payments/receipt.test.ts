@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { inflateSync } from "node:zlib";
+import { formatFcfa } from "~/lib/format";
 import { describe, expect, test } from "vitest";
 import { methodLabel, renderReceiptPdf, toWinAnsi, type ReceiptData } from "./receipt";
 
@@ -86,7 +87,7 @@ function expectPaidReceipt(text: string) {
     "Intelligence artificielle : les bases pour l'entreprise",
     "Formation :",
     "Mobile money (Orange Money)",
-    "120,000 FCFA",
+    toWinAnsi(formatFcfa(120000)),
     "Payé",
     "Ce reçu atteste du paiement de la formation. Conservez-le.",
   ]) {
@@ -103,7 +104,7 @@ function expectRefundedReceipt(text: string) {
     "0042",
     "Espèces, payées à l'institut",
     "Moussa Traoré",
-    "120,000 FCFA",
+    toWinAnsi(formatFcfa(120000)),
   ]) {
     expect(words(text)).toContain(words(expected));
   }

@@ -7,7 +7,6 @@ import type { Actor } from "../auth/actor";
 import { queryRows, type Database } from "../db/client";
 import { AppError } from "../errors";
 import {
-  collected,
   getBreakdowns,
   getMonthlyFigures,
   getTopCourses,
@@ -20,6 +19,7 @@ import {
   type Window,
 } from "./admin";
 import { canViewInstituteAnalytics } from "./policy";
+import { collectedAt, collectedRevenue, isCollected, isRefund, netRevenueOf, refundedAt, refundsMade } from "./revenue";
 
 /**
  * The advanced analytics of the administration (/admin/analytics): the admin read model's
@@ -61,7 +61,7 @@ function activityRows<Row>(db: Database, query: SQL): Promise<Row[]> {
 }
 
 export interface AnalyticsKpis {
-  /** Payments completed in the window (refunded since included), against the previous window. */
+  /** Revenus encaissés (./revenue.ts), against the previous window. */
   revenue: Trend;
   /** Enrolments opened (paid, or free) in the window. */
   enrolments: Trend;
@@ -78,8 +78,8 @@ export async function getAnalyticsKpis(db: Database, admin: Actor, window: Windo
   assertAnalyticsReader(admin);
   const { from, to, previousFrom } = window;
   const [revenueNow, revenueBefore, [row]] = await Promise.all([
-    collected(db, from, to),
-    collected(db, previousFrom, from),
+    collectedRevenue(db, from, to),
+    collectedRevenue(db, previousFrom, from),
     activityRows<Record<string, number>>(
       db,
       sql`select
@@ -121,7 +121,7 @@ export interface TimelineBucket {
   signUps: number;
   enrolments: number;
   completions: number;
-  /** Payments completed in the bucket, refunded since included. */
+  /** Revenus encaissés in the bucket, and the refunds made in it (./revenue.ts). */
   revenue: number;
   refunds: number;
   /** Distinct learners active in the bucket. */
@@ -189,10 +189,10 @@ export async function getTimeline(db: Database, admin: Actor, window: Window): P
         (select count(*) from users where created_at >= b.s and created_at < b.e)::int as sign_ups,
         (select count(*) from enrolments where activated_at >= b.s and activated_at < b.e)::int as enrolments,
         (select count(*) from enrolments where completed_at >= b.s and completed_at < b.e)::int as completions,
-        (select coalesce(sum(amount), 0) from payments where status in ('completed', 'refunded')
-          and completed_at >= b.s and completed_at < b.e)::float8 as revenue,
-        (select coalesce(sum(amount), 0) from payments where status = 'refunded'
-          and refunded_at >= b.s and refunded_at < b.e)::float8 as refunds,
+        (select coalesce(sum(amount), 0) from payments where ${isCollected()}
+          and ${collectedAt()} >= b.s and ${collectedAt()} < b.e)::float8 as revenue,
+        (select coalesce(sum(amount), 0) from payments where ${isRefund()}
+          and ${refundedAt()} >= b.s and ${refundedAt()} < b.e)::float8 as refunds,
         coalesce(active.active, 0) as active, coalesce(active.active_days, 0) as active_days,
         (extract(epoch from b.e - b.s) / 86400)::float8 as days
       from b left join active on active.i = b.i order by b.i`,
@@ -231,12 +231,7 @@ export async function getAccountsByRole(db: Database, admin: Actor, window: Wind
 /** Refunds made in the window: how many, how much. */
 export async function getRefunds(db: Database, admin: Actor, window: Window) {
   assertAnalyticsReader(admin);
-  const [row] = await queryRows<{ total: number; count: number }>(
-    db,
-    sql`select coalesce(sum(amount), 0)::float8 as total, count(*)::int as count from payments
-      where status = 'refunded' and refunded_at >= ${ts(window.from)} and refunded_at < ${ts(window.to)}`,
-  );
-  return { total: Number(row?.total ?? 0), count: Number(row?.count ?? 0) };
+  return refundsMade(db, window.from, window.to);
 }
 
 /** How many full months the projection looks back on, at most. */
@@ -295,6 +290,8 @@ export interface AdvancedAnalytics {
     methods: Array<{ method: PaymentMethod; value: number; count: number }>;
     categories: Breakdown[];
     refunds: { total: number; count: number };
+    /** Revenus nets of the window: collected minus refunds. */
+    net: number;
   };
   levels: Breakdown[];
   categories: Breakdown[];
@@ -331,6 +328,7 @@ export async function getAdvancedAnalytics(db: Database, admin: Actor, window: W
       }),
       categories: breakdowns.categories,
       refunds,
+      net: netRevenueOf(kpis.revenue.current, refunds.total),
     },
     levels: breakdowns.levels,
     categories: breakdowns.enrolmentCategories,

@@ -5,8 +5,19 @@ import type { Actor } from "../auth/actor";
 import { queryRows, type Database } from "../db/client";
 import { AppError } from "../errors";
 import { courseRatingSql } from "../catalogue";
-import { commissionsEarnedBetween, unpaidCommissionsTotal } from "../finance";
+import { unpaidCommissionsTotal } from "../finance";
 import { canManageFinance } from "../finance/policy";
+import {
+  collectedAt,
+  collectedBetween,
+  collectedRevenue,
+  isCollected,
+  isRefund,
+  netRevenueOf,
+  refundedAt,
+  refundsMade,
+  revenueFigures,
+} from "./revenue";
 
 /**
  * The administration's figures (dashboard, finance, analytics): read from users, courses,
@@ -53,7 +64,11 @@ export interface DashboardStats {
   users: Trend;
   courses: Trend;
   activeEnrolments: Trend;
+  /** Revenus encaissés, against the previous period. */
   revenue: Trend;
+  /** Refunds made in the period and the net revenue (collected minus those refunds). */
+  refunds: number;
+  netRevenue: number;
   pendingReview: Trend;
   /** Completion rate in percent, one decimal, now and at the start of the period. */
   completion: { value: number; atStart: number; points: number };
@@ -62,15 +77,16 @@ export interface DashboardStats {
 /**
  * The six cards of the admin dashboard. Users, courses and drafts: totals, with those created in
  * the period against the previous one; active enrolments: now, with activations in each period;
- * revenue: kept payments completed in the period against the previous one; completion: completed
+ * revenue: « Revenus encaissés » (./revenue.ts) against the previous period; completion: completed
  * over opened enrolments, now against the start of the period.
  */
 export async function getDashboardStats(db: Database, admin: Actor, window: Window): Promise<DashboardStats> {
   assertAdmin(admin);
   const { from, to, previousFrom } = window;
-  const [row] = await queryRows<Record<string, number>>(
-    db,
-    sql`select
+  const [[row], refunds] = await Promise.all([
+    queryRows<Record<string, number>>(
+      db,
+      sql`select
       (select count(*) from users)::int as users_total,
       (select count(*) from users where created_at >= ${ts(from)} and created_at < ${ts(to)})::int as users_now,
       (select count(*) from users where created_at >= ${ts(previousFrom)} and created_at < ${ts(from)})::int as users_before,
@@ -80,8 +96,8 @@ export async function getDashboardStats(db: Database, admin: Actor, window: Wind
       (select count(*) from enrolments where status = 'active')::int as active_total,
       (select count(*) from enrolments where activated_at >= ${ts(from)} and activated_at < ${ts(to)})::int as active_now,
       (select count(*) from enrolments where activated_at >= ${ts(previousFrom)} and activated_at < ${ts(from)})::int as active_before,
-      (select coalesce(sum(amount), 0) from payments where status = 'completed' and completed_at >= ${ts(from)} and completed_at < ${ts(to)})::float8 as revenue_now,
-      (select coalesce(sum(amount), 0) from payments where status = 'completed' and completed_at >= ${ts(previousFrom)} and completed_at < ${ts(from)})::float8 as revenue_before,
+      (select coalesce(sum(amount), 0) from payments where ${collectedBetween(from, to)})::float8 as revenue_now,
+      (select coalesce(sum(amount), 0) from payments where ${collectedBetween(previousFrom, from)})::float8 as revenue_before,
       (select count(*) from courses where status = 'draft')::int as drafts_total,
       (select count(*) from courses where status = 'draft' and created_at >= ${ts(from)} and created_at < ${ts(to)})::int as drafts_now,
       (select count(*) from courses where status = 'draft' and created_at >= ${ts(previousFrom)} and created_at < ${ts(from)})::int as drafts_before,
@@ -89,7 +105,9 @@ export async function getDashboardStats(db: Database, admin: Actor, window: Wind
       (select count(*) from enrolments where completed_at is not null and completed_at < ${ts(to)})::int as completed_now,
       (select count(*) from enrolments where activated_at is not null and activated_at < ${ts(from)})::int as opened_start,
       (select count(*) from enrolments where completed_at is not null and completed_at < ${ts(from)})::int as completed_start`,
-  );
+    ),
+    refundsMade(db, from, to),
+  ]);
   const n = (key: string) => Number(row?.[key] ?? 0);
   const rate = (done: number, opened: number) => (opened === 0 ? 0 : Math.round((done / opened) * 1000) / 10);
   const completionNow = rate(n("completed_now"), n("opened_now"));
@@ -99,61 +117,49 @@ export async function getDashboardStats(db: Database, admin: Actor, window: Wind
     courses: trend(n("courses_total"), n("courses_now"), n("courses_before")),
     activeEnrolments: trend(n("active_total"), n("active_now"), n("active_before")),
     revenue: trend(n("revenue_now"), n("revenue_now"), n("revenue_before")),
+    refunds: refunds.total,
+    netRevenue: netRevenueOf(n("revenue_now"), refunds.total),
     pendingReview: trend(n("drafts_total"), n("drafts_now"), n("drafts_before")),
     completion: { value: completionNow, atStart: completionStart, points: Math.round((completionNow - completionStart) * 10) / 10 },
   };
 }
 
 export interface FinanceSummary {
-  /** Payments completed in the period (refunded since included: what came in). */
+  /** Revenus encaissés over the period (./revenue.ts). */
   totalRevenue: number;
   revenueGrowth: number | null;
-  /** The same over the last 30 days, whatever the period. */
+  /** Revenus encaissés over the last 30 days, whatever the period. */
   monthlyRevenue: number;
-  /** Commissions earned by instructors in the period, net of refunds. */
+  /** Commissions earned by instructors in the period, net of its refunds. */
   commissionsDue: number;
   /** Commissions earned and not yet paid out, all months. */
   commissionsUnpaid: number;
-  /** Refunds made in the period. */
+  /** Refunds made in the period (on the day of the refund). */
   refunds: number;
   refundCount: number;
+  /** Revenus nets: collected minus refunds. */
+  netRevenue: number;
   /** Payments opened in the period, whatever became of them. */
   transactions: number;
-  /** (total − commissions − refunds) / total, in percent, one decimal (null without revenue). */
+  /** (collected − commissions − refunds) / collected, in percent, one decimal (null without revenue). */
   netMargin: number | null;
-}
-
-/** Payments completed between `from` and `to`, refunded since included: what came in. */
-export async function collected(db: Database, from: Date, to: Date): Promise<number> {
-  const [row] = await queryRows<{ total: number }>(
-    db,
-    sql`select coalesce(sum(amount), 0)::float8 as total from payments
-      where status in ('completed', 'refunded') and completed_at >= ${ts(from)} and completed_at < ${ts(to)}`,
-  );
-  return Number(row?.total ?? 0);
 }
 
 /** The six summary cards of "Gestion Financière". */
 export async function getFinanceSummary(db: Database, admin: Actor, window: Window): Promise<FinanceSummary> {
   assertAdmin(admin);
   const { from, to, previousFrom } = window;
-  const [total, previous, monthly, commissions, unpaid, [refundRow], [countRow]] = await Promise.all([
-    collected(db, from, to),
-    collected(db, previousFrom, from),
-    collected(db, new Date(to.getTime() - 30 * DAY), to),
-    commissionsEarnedBetween(db, from, to),
+  const [figures, previous, monthly, unpaid, [countRow]] = await Promise.all([
+    revenueFigures(db, from, to),
+    collectedRevenue(db, previousFrom, from),
+    collectedRevenue(db, new Date(to.getTime() - 30 * DAY), to),
     unpaidCommissionsTotal(db),
-    queryRows<{ total: number; count: number }>(
-      db,
-      sql`select coalesce(sum(amount), 0)::float8 as total, count(*)::int as count from payments
-        where status = 'refunded' and refunded_at >= ${ts(from)} and refunded_at < ${ts(to)}`,
-    ),
     queryRows<{ count: number }>(
       db,
       sql`select count(*)::int as count from payments where created_at >= ${ts(from)} and created_at < ${ts(to)}`,
     ),
   ]);
-  const refunds = Number(refundRow?.total ?? 0);
+  const { collected: total, commissions, refunds } = figures;
   return {
     totalRevenue: total,
     revenueGrowth: percentChange(total, previous),
@@ -161,7 +167,8 @@ export async function getFinanceSummary(db: Database, admin: Actor, window: Wind
     commissionsDue: commissions,
     commissionsUnpaid: unpaid,
     refunds,
-    refundCount: Number(refundRow?.count ?? 0),
+    refundCount: figures.refundCount,
+    netRevenue: figures.net,
     transactions: Number(countRow?.count ?? 0),
     netMargin: total === 0 ? null : Math.round(((total - commissions - refunds) / total) * 1000) / 10,
   };
@@ -207,9 +214,9 @@ export async function getMonthlyFigures(
   // Each query names its columns: a union takes them from its first query, and a screen may ask for any one alone.
   const queries: Record<MonthlyFigure, SQL> = {
     revenue: sql`select 'revenue' as kind, ${month("completed_at")} as month, sum(amount)::float8 as total from payments
-      where status in ('completed', 'refunded') and completed_at >= ${since} group by 2`,
+      where ${isCollected()} and ${collectedAt()} >= ${since} group by 2`,
     refunds: sql`select 'refunds' as kind, ${month("refunded_at")} as month, sum(amount)::float8 as total from payments
-      where status = 'refunded' and refunded_at >= ${since} group by 2`,
+      where ${isRefund()} and ${refundedAt()} >= ${since} group by 2`,
     signUps: sql`select 'signUps' as kind, ${month("created_at")} as month, count(*)::float8 as total from users
       where created_at >= ${since} group by 2`,
     enrolments: sql`select 'enrolments' as kind, ${month("activated_at")} as month, count(*)::float8 as total from enrolments
@@ -248,11 +255,11 @@ export interface Breakdown {
 const breakdownQueries = {
   methods: (from: Date, to: Date) =>
     sql`select method::text as label, sum(amount)::float8 as value, count(*)::int as count from payments
-      where status in ('completed', 'refunded') and completed_at >= ${ts(from)} and completed_at < ${ts(to)} group by 1 order by 2 desc`,
+      where ${collectedBetween(from, to)} group by 1 order by 2 desc`,
   categories: (from: Date, to: Date) =>
     sql`select cat.name as label, sum(p.amount)::float8 as value, count(*)::int as count
       from payments p join courses c on c.id = p.course_id join categories cat on cat.id = c.category_id
-      where p.status in ('completed', 'refunded') and p.completed_at >= ${ts(from)} and p.completed_at < ${ts(to)}
+      where ${collectedBetween(from, to, "p")}
       group by 1 order by 2 desc`,
   levels: (from: Date, to: Date) =>
     sql`select l.name as label, count(*)::float8 as value, count(*)::int as count
@@ -305,8 +312,8 @@ export async function getTopCourses(db: Database, admin: Actor, window: Window, 
   }>(
     db,
     sql`select c.id, c.title, count(e.id)::int as enrolments, count(e.completed_at)::int as completed, ${courseRatingSql(sql`c.id`).rating} as rating,
-        coalesce((select sum(p.amount) from payments p where p.course_id = c.id and p.status = 'completed'
-          and p.completed_at >= ${ts(window.from)} and p.completed_at < ${ts(window.to)}), 0)::float8 as revenue
+        coalesce((select sum(p.amount) from payments p where p.course_id = c.id
+          and ${collectedBetween(window.from, window.to, "p")}), 0)::float8 as revenue
       from enrolments e join courses c on c.id = e.course_id
       where e.activated_at >= ${ts(window.from)} and e.activated_at < ${ts(window.to)}
       group by c.id order by 3 desc, c.title limit ${limit}`,

@@ -55,7 +55,10 @@ function lessonTotals(db: Database) {
     .as("lesson_totals");
 }
 
-/** Per course: what was paid and kept (a refunded payment is no longer completed). */
+/**
+ * Per course, since it opened: « Revenus nets » of ./revenue.ts over all time (collected minus
+ * refunds), which is what was paid and kept: a refunded payment is no longer completed.
+ */
 function revenueTotals(db: Database) {
   return db
     .select({ courseId: payments.courseId, revenueFcfa: sum(payments.amount).as("revenue_fcfa") })

@@ -1,5 +1,6 @@
+import { formatPercent } from "~/lib/format";
 import { sql } from "drizzle-orm";
-import { financePeriods, formatPeriodMonth } from "~/lib/finance";
+import { financePeriods, formatPeriodMonth, revenueLabels, revenueNote } from "~/lib/finance";
 import { formatNumericDate } from "~/lib/dates";
 import { paymentMethodLabels, paymentStatusLabels, type PaymentMethod, type PaymentStatus } from "~/lib/payments";
 import { roleLabels, type Role } from "~/lib/roles";
@@ -9,6 +10,7 @@ import { AppError } from "../errors";
 import { commissionLines, listCommissionMonths, type ReportDocument } from "../finance";
 import { canManageFinance } from "../finance/policy";
 import { getFinanceSummary, getMonthlyFigures, type Window } from "./admin";
+import { collectedBetween } from "./revenue";
 
 /**
  * The reports administrators generate (dashboard: users, courses, financial, analytics,
@@ -33,7 +35,7 @@ export function isReportKind(value: unknown): value is ReportKind {
 }
 
 const ts = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-/** An amount cell: a number in the CSV, « 120,000 FCFA » in the PDF (finance/reports.ts). */
+/** An amount cell: a number in the CSV, « 120 000 FCFA » in the PDF (finance/reports.ts). */
 const fcfa = (value: number) => ({ fcfa: Math.round(value) });
 
 export async function buildReport(db: Database, admin: Actor, kind: ReportKind, window: Window): Promise<ReportDocument> {
@@ -79,25 +81,25 @@ export async function buildReport(db: Database, admin: Actor, kind: ReportKind, 
         db,
         sql`select c.title, c.status::text as status, c.price_fcfa as price,
             count(e.id) filter (where e.activated_at is not null)::int as enrolments, count(e.completed_at)::int as completed,
-            coalesce((select sum(p.amount) from payments p where p.course_id = c.id and p.status = 'completed'
-              and p.completed_at >= ${ts(from)} and p.completed_at < ${ts(to)}), 0)::float8 as revenue
+            coalesce((select sum(p.amount) from payments p where p.course_id = c.id
+              and ${collectedBetween(from, to, "p")}), 0)::float8 as revenue
           from courses c left join enrolments e on e.course_id = c.id group by c.id order by c.title`,
       );
       return {
         ...base,
-        columns: ["Formation", "Statut", "Prix", "Inscriptions", "Terminées", "Complétion", "Revenus de la période"],
+        columns: ["Formation", "Statut", "Prix", "Inscriptions", "Terminées", "Complétion", revenueLabels.collected],
         rows: rows.map((row) => [
           row.title,
           ({ draft: "Brouillon", published: "Publié", archived: "Archivé" } as Record<string, string>)[row.status] ?? row.status,
           fcfa(Number(row.price)),
           Number(row.enrolments),
           Number(row.completed),
-          `${Number(row.enrolments) ? Math.round((Number(row.completed) / Number(row.enrolments)) * 1000) / 10 : 0} %`,
+          formatPercent(Number(row.enrolments) ? (Number(row.completed) / Number(row.enrolments)) * 100 : 0),
           fcfa(Number(row.revenue)),
         ]),
         totals: [
           ["Formations", String(rows.length)],
-          ["Revenus de la période", fcfa(rows.reduce((sum, row) => sum + Number(row.revenue), 0))],
+          [revenueLabels.collected, fcfa(rows.reduce((sum, row) => sum + Number(row.revenue), 0))],
         ],
       };
     }
@@ -137,11 +139,13 @@ export async function buildReport(db: Database, admin: Actor, kind: ReportKind, 
           paymentStatusLabels[row.status as PaymentStatus],
         ]),
         totals: [
-          ["Revenus totaux", fcfa(summary.totalRevenue)],
-          ["Commissions dues", fcfa(summary.commissionsDue)],
-          ["Remboursements", fcfa(summary.refunds)],
+          [revenueLabels.collected, fcfa(summary.totalRevenue)],
+          [revenueLabels.refunds, fcfa(summary.refunds)],
+          [revenueLabels.net, fcfa(summary.netRevenue)],
+          [revenueLabels.commissions, fcfa(summary.commissionsDue)],
           ["Transactions", String(summary.transactions)],
-          ["Marge nette", summary.netMargin === null ? "—" : `${summary.netMargin.toLocaleString("fr-FR")} %`],
+          ["Marge nette", summary.netMargin === null ? "—" : formatPercent(summary.netMargin)],
+          ["Définitions", revenueNote],
         ],
       };
     }
@@ -161,7 +165,14 @@ export async function buildReport(db: Database, admin: Actor, kind: ReportKind, 
       if (kind === "analytique")
         return {
           ...base,
-          columns: ["Mois", "Nouveaux utilisateurs", "Inscriptions", "Formations terminées", "Revenus", "Remboursements"],
+          columns: [
+            "Mois",
+            "Nouveaux utilisateurs",
+            "Inscriptions",
+            "Formations terminées",
+            revenueLabels.collected,
+            revenueLabels.refunds,
+          ],
           rows: figures.map((month) => [
             formatPeriodMonth(month.month),
             month.signUps,
@@ -173,13 +184,21 @@ export async function buildReport(db: Database, admin: Actor, kind: ReportKind, 
           totals: [
             ["Nouveaux utilisateurs", String(figures.reduce((sum, month) => sum + month.signUps, 0))],
             ["Inscriptions", String(figures.reduce((sum, month) => sum + month.enrolments, 0))],
-            ["Revenus", fcfa(figures.reduce((sum, month) => sum + month.revenue, 0))],
+            [revenueLabels.collected, fcfa(figures.reduce((sum, month) => sum + month.revenue, 0))],
+            [revenueLabels.refunds, fcfa(figures.reduce((sum, month) => sum + month.refunds, 0))],
+            ["Définitions", revenueNote],
           ],
         };
       if (kind === "mensuel")
         return {
           ...base,
-          columns: ["Mois", "Encaissé", "Remboursé", "Commissions", "Net pour l'institut"],
+          columns: [
+            "Mois",
+            revenueLabels.collected,
+            revenueLabels.refunds,
+            revenueLabels.commissions,
+            "Net pour l'institut (après commissions)",
+          ],
           rows: figures.map((month) => {
             const commission = commissionBy.get(month.month) ?? 0;
             return [
@@ -191,18 +210,19 @@ export async function buildReport(db: Database, admin: Actor, kind: ReportKind, 
             ];
           }),
           totals: [
-            ["Encaissé", fcfa(figures.reduce((sum, month) => sum + month.revenue, 0))],
-            ["Remboursé", fcfa(figures.reduce((sum, month) => sum + month.refunds, 0))],
-            ["Commissions", fcfa(figures.reduce((sum, month) => sum + (commissionBy.get(month.month) ?? 0), 0))],
+            [revenueLabels.collected, fcfa(figures.reduce((sum, month) => sum + month.revenue, 0))],
+            [revenueLabels.refunds, fcfa(figures.reduce((sum, month) => sum + month.refunds, 0))],
+            [revenueLabels.commissions, fcfa(figures.reduce((sum, month) => sum + (commissionBy.get(month.month) ?? 0), 0))],
+            ["Définitions", revenueNote],
           ],
         };
       return {
         ...base,
         columns: [
           "Mois",
-          "Chiffre d'affaires encaissé",
-          "Remboursements",
-          "Base (encaissé − remboursé)",
+          revenueLabels.collected,
+          revenueLabels.refunds,
+          `${revenueLabels.net} (base)`,
           "Commissions versées aux enseignants",
         ],
         rows: figures.map((month) => [
@@ -212,7 +232,10 @@ export async function buildReport(db: Database, admin: Actor, kind: ReportKind, 
           fcfa(month.revenue - month.refunds),
           fcfa(paidBy.get(month.month) ?? 0),
         ]),
-        totals: [["Base de la période", fcfa(figures.reduce((sum, month) => sum + month.revenue - month.refunds, 0))]],
+        totals: [
+          [`${revenueLabels.net} (base)`, fcfa(figures.reduce((sum, month) => sum + month.revenue - month.refunds, 0))],
+          ["Définitions", revenueNote],
+        ],
       };
     }
     case "commissions": {
@@ -229,7 +252,7 @@ export async function buildReport(db: Database, admin: Actor, kind: ReportKind, 
             line.sales,
             fcfa(line.grossFcfa),
             fcfa(line.refundedFcfa),
-            line.minRate === line.maxRate ? `${line.minRate} %` : `${line.minRate}–${line.maxRate} %`,
+            line.minRate === line.maxRate ? formatPercent(line.minRate) : `${line.minRate}–${formatPercent(line.maxRate)}`,
             fcfa(line.commissionFcfa),
             month.payout?.status === "paid" ? "Payée" : month.payout?.status === "processing" ? "Traitement" : "À payer",
           ]),
@@ -259,7 +282,7 @@ export async function buildReport(db: Database, admin: Actor, kind: ReportKind, 
           row.course_title,
           formatNumericDate(new Date(row.issued_at)),
           row.grade ?? "",
-          row.score === null ? "" : `${Number(row.score)} %`,
+          row.score === null ? "" : formatPercent(Number(row.score), { decimals: 2 }),
         ]),
         totals: [["Certificats délivrés", String(rows.length)]],
       };

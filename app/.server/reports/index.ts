@@ -52,3 +52,4 @@ export {
 } from "./admin-analytics";
 export { buildReport, isReportKind, reportKinds, type ReportKind } from "./documents";
 export { myDataCsvFiles, myDataJson, myDataZip, readMyData, type MyData } from "./learner-data";
+export { collectedRevenue, commissionsEarned, netRevenue, refundsMade, revenueFigures, type RevenueFigures } from "./revenue";

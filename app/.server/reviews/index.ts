@@ -1,3 +1,4 @@
+import { formatNumber } from "~/lib/format";
 import { and, asc, count, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { REVIEW_LIMITS } from "~/lib/reviews";
@@ -34,7 +35,7 @@ const reviewInput = z.object({
     .normalize("NFC")
     .min(1, "Votre avis est obligatoire.")
     .min(REVIEW_LIMITS.minBody, `Votre avis doit compter au moins ${REVIEW_LIMITS.minBody} caractères.`)
-    .max(REVIEW_LIMITS.maxBody, `Votre avis ne doit pas dépasser ${REVIEW_LIMITS.maxBody.toLocaleString("fr-FR")} caractères.`),
+    .max(REVIEW_LIMITS.maxBody, `Votre avis ne doit pas dépasser ${formatNumber(REVIEW_LIMITS.maxBody)} caractères.`),
 });
 export type ReviewInput = z.input<typeof reviewInput>;
 

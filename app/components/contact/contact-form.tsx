@@ -1,3 +1,4 @@
+import { formatNumber } from "~/lib/format";
 import type { ComponentProps } from "react";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
@@ -102,7 +103,7 @@ export function ContactForm({ values = {}, fieldErrors = {}, formError, regionId
         name="message"
         required
         error={fieldErrors.message}
-        hint={`${CONTACT_LIMITS.message.toLocaleString("fr-FR")} caractères au maximum.`}
+        hint={`${formatNumber(CONTACT_LIMITS.message)} caractères au maximum.`}
       >
         {(props) => (
           <Textarea

@@ -1,3 +1,4 @@
+import { formatNumber } from "~/lib/format";
 /** Public URLs shared by the cards, the course page and the footer. */
 
 export function courseHref(slug: string): string {
@@ -22,10 +23,7 @@ export function telHref(phone: string): string {
   return `tel:${phone.replace(/[^\d+]/g, "")}`;
 }
 
-// One formatter for every card: toLocaleString builds a new one on each call.
-const ratingFormat = new Intl.NumberFormat("fr-FR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-
 /** Ratings in French: "4,9". */
 export function formatRating(rating: number): string {
-  return ratingFormat.format(rating);
+  return formatNumber(rating, { decimals: 1, fixed: true });
 }

@@ -93,7 +93,7 @@ export function QuizResults({
           current={view}
           items={[
             { value: "liste", label: "Résultats", to: query({ vue: "liste" }) },
-            { value: "analytics", label: "Analytics", to: query({ vue: "analytics" }) },
+            { value: "analytics", label: "Statistiques", to: query({ vue: "analytics" }) },
           ]}
         />
         <a

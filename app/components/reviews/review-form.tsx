@@ -1,3 +1,4 @@
+import { formatNumber } from "~/lib/format";
 import { Form } from "react-router";
 import { Alert } from "~/components/ui/alert";
 import { Button } from "~/components/ui/button";
@@ -78,7 +79,7 @@ export function ReviewForm({
           label="Votre avis"
           name="body"
           required
-          hint={`De ${REVIEW_LIMITS.minBody} à ${REVIEW_LIMITS.maxBody.toLocaleString("fr-FR")} caractères. Il sera publié avec votre prénom et l'initiale de votre nom.`}
+          hint={`De ${REVIEW_LIMITS.minBody} à ${formatNumber(REVIEW_LIMITS.maxBody)} caractères. Il sera publié avec votre prénom et l'initiale de votre nom.`}
           error={failure?.fieldErrors.body}
         >
           {(props) => (

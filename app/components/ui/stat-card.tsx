@@ -1,3 +1,4 @@
+import { formatNumber } from "~/lib/format";
 import type { ReactNode } from "react";
 import { cx } from "./control";
 
@@ -15,8 +16,8 @@ export function StatCard({
   icon: ReactNode;
   wide?: boolean;
 }) {
-  const shown = typeof value === "number" ? value.toLocaleString("fr-FR") : value;
-  // A long figure (« 12,345,678 FCFA ») would break over two lines in a narrow card (two columns
+  const shown = typeof value === "number" ? formatNumber(value) : value;
+  // A long figure (« 12 345 678 FCFA ») would break over two lines in a narrow card (two columns
   // beside the sidebar): it takes a size that follows the card's width instead.
   const long = shown.length > 10;
   // dt and dd sit directly in a div directly in the dl, as HTML allows.

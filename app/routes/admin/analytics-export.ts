@@ -1,7 +1,7 @@
 import { dbContext, userContext } from "~/.server/context";
 import { getAdvancedAnalytics, windowOf } from "~/.server/reports";
 import { isoDay } from "~/lib/dates";
-import { financePeriods, periodFrom } from "~/lib/finance";
+import { financePeriods, periodFrom, revenueNote } from "~/lib/finance";
 import type { Route } from "./+types/analytics-export";
 
 /**
@@ -18,6 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     dateGenerated: now.toISOString(),
     timeRange,
     timeRangeLabel: financePeriods[timeRange].label,
+    definitions: revenueNote,
     ...figures,
     projection: {
       method: "Tendance linéaire (moindres carrés) des revenus encaissés et des inscriptions des mois complets, prolongée de trois mois.",

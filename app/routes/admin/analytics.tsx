@@ -5,6 +5,7 @@ import { getAdvancedAnalytics, windowOf, type Trend } from "~/.server/reports";
 import { MonthlyRevenueBars } from "~/components/admin/charts";
 import { BarsCard, HorizontalBars } from "~/components/ui/bars";
 import { PeriodSelector } from "~/components/admin/period-selector";
+import { RevenueNote } from "~/components/admin/revenue-note";
 import { Badge } from "~/components/ui/badge";
 import { buttonClasses } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
@@ -12,8 +13,8 @@ import { StatCard } from "~/components/ui/stat-card";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { LinkTabs } from "~/components/ui/tabs";
 import { formatDate } from "~/lib/dates";
-import { financePeriods, formatPeriodMonth, formatSignedPercent, periodFrom, type FinancePeriod } from "~/lib/finance";
-import { formatFcfa, plural } from "~/lib/format";
+import { financePeriods, formatPeriodMonth, formatSignedPercent, periodFrom, revenueLabels, type FinancePeriod } from "~/lib/finance";
+import { formatFcfa, formatNumber, formatPercent, plural } from "~/lib/format";
 import { paymentMethodLabels } from "~/lib/payments";
 import { roleLabels, type Role } from "~/lib/roles";
 import type { Route } from "./+types/analytics";
@@ -40,10 +41,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { tab, period, analytics, fromLabel: formatDate(new Date(analytics.from)), toLabel: formatDate(now) };
 }
 
-export const meta = () => [{ title: "Analytics avancées · Campus" }];
+export const meta = () => [{ title: "Statistiques avancées · Campus" }];
 
-const percent = (value: number) => `${value.toLocaleString("fr-FR")} %`;
-const decimal = (value: number) => value.toLocaleString("fr-FR", { maximumFractionDigits: 1 });
+const decimal = (value: number) => formatNumber(value, { decimals: 1 });
 
 function changeText(trend: Trend, describe: (value: number) => string): string {
   if (trend.change === null) return `${describe(trend.previous)} sur la période précédente`;
@@ -60,7 +60,7 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
     <div className="space-y-6">
       <header className="flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
         <div>
-          <h1 className="text-2xl font-bold text-slate-900">Analytics avancées</h1>
+          <h1 className="text-2xl font-bold text-slate-900">Statistiques avancées</h1>
           <p className="mt-1 text-slate-600">
             Du {fromLabel} au {toLabel} ({label}) : chaque chiffre est lu dans la base pour cette période.
           </p>
@@ -80,7 +80,7 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
         </h2>
         <dl className="grid grid-cols-1 gap-3 sm:grid-cols-2 sm:gap-4 2xl:grid-cols-4">
           <StatCard
-            label="Revenus encaissés"
+            label={revenueLabels.collected}
             value={formatFcfa(kpis.revenue.current)}
             note={changeText(kpis.revenue, formatFcfa)}
             icon={<Wallet className={icon} />}
@@ -88,32 +88,33 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
           <StatCard
             label="Inscriptions"
             value={kpis.enrolments.current}
-            note={changeText(kpis.enrolments, String)}
+            note={changeText(kpis.enrolments, formatNumber)}
             icon={<GraduationCap className={icon} />}
           />
           <StatCard
             label="Apprenants actifs"
             value={kpis.activeLearners.current}
-            note={changeText(kpis.activeLearners, String)}
+            note={changeText(kpis.activeLearners, formatNumber)}
             icon={<Activity className={icon} />}
           />
           <StatCard
             label="Taux de complétion"
-            value={kpis.completion.value === null ? "—" : percent(kpis.completion.value)}
-            note={`${kpis.completion.completed} sur ${plural(kpis.completion.opened, "inscription ouverte", "inscriptions ouvertes")} · ${kpis.completion.previous === null ? "aucune inscription sur la période précédente" : `${percent(kpis.completion.previous)} sur la période précédente`}`}
+            value={kpis.completion.value === null ? "—" : formatPercent(kpis.completion.value)}
+            note={`${formatNumber(kpis.completion.completed)} sur ${plural(kpis.completion.opened, "inscription ouverte", "inscriptions ouvertes")} · ${kpis.completion.previous === null ? "aucune inscription sur la période précédente" : `${formatPercent(kpis.completion.previous)} sur la période précédente`}`}
             icon={<CheckCircle2 className={icon} />}
           />
         </dl>
+        <RevenueNote refunds={analytics.revenue.refunds.total} net={analytics.revenue.net} period={label} />
       </section>
 
       <LinkTabs
-        label="Sections des analytics"
+        label="Sections des statistiques"
         current={tab}
         items={tabs.map((value) => ({ value, label: tabLabels[value], to: link(value) }))}
       />
 
       {tab === "ensemble" ? (
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
           <BarsCard
             title="Inscriptions sur la période"
             caption="Inscriptions ouvertes, et terminées, par intervalle"
@@ -134,13 +135,13 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
             title="Par niveau"
             caption={`Inscriptions ouvertes sur ${label}, par niveau du cours`}
             tone="accent"
-            data={analytics.levels.map((row) => ({ label: row.label, value: row.count, display: String(row.count) }))}
+            data={analytics.levels.map((row) => ({ label: row.label, value: row.count, display: formatNumber(row.count) }))}
           />
           <BarsCard
             title="Par catégorie"
             caption={`Inscriptions ouvertes sur ${label}, par catégorie du cours`}
             tone="accent"
-            data={analytics.categories.map((row) => ({ label: row.label, value: row.count, display: String(row.count) }))}
+            data={analytics.categories.map((row) => ({ label: row.label, value: row.count, display: formatNumber(row.count) }))}
           />
           <Card className="lg:col-span-2" aria-labelledby="projection">
             <CardHeader>
@@ -170,7 +171,7 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
                         <TableRow key={month.month}>
                           <TableCell>{formatPeriodMonth(month.month)}</TableCell>
                           <TableCell className="text-right tabular-nums">{formatFcfa(month.revenue)}</TableCell>
-                          <TableCell className="text-right tabular-nums">{month.enrolments}</TableCell>
+                          <TableCell className="text-right tabular-nums">{formatNumber(month.enrolments)}</TableCell>
                         </TableRow>
                       ))}
                     </TableBody>
@@ -193,7 +194,7 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
       ) : null}
 
       {tab === "cours" ? (
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
           <BarsCard
             title="Top 5 des formations"
             caption={`Inscriptions ouvertes sur ${label}`}
@@ -210,7 +211,7 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
             data={analytics.topCourses.map((course) => ({
               label: course.title,
               value: course.completionRate,
-              display: percent(course.completionRate),
+              display: formatPercent(course.completionRate),
               note: course.rating === null ? "sans note" : `note ${decimal(course.rating)}/5`,
             }))}
           />
@@ -218,11 +219,11 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
       ) : null}
 
       {tab === "utilisateurs" ? (
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
           <BarsCard
             title="Nouveaux comptes"
             caption="Comptes créés par intervalle"
-            data={timeline.map((bucket) => ({ label: bucket.label, value: bucket.signUps, display: String(bucket.signUps) }))}
+            data={timeline.map((bucket) => ({ label: bucket.label, value: bucket.signUps, display: formatNumber(bucket.signUps) }))}
           />
           <BarsCard
             title="Apprenants actifs par jour"
@@ -246,8 +247,8 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
                 data={analytics.users.roles.map((row) => ({
                   label: roleLabels[row.role as Role] ?? row.role,
                   value: row.total,
-                  display: String(row.total),
-                  note: `+${row.created} sur la période`,
+                  display: formatNumber(row.total),
+                  note: `+${formatNumber(row.created)} sur la période`,
                 }))}
               />
             </CardContent>
@@ -256,14 +257,14 @@ export default function AdvancedAnalytics({ loaderData }: Route.ComponentProps) 
       ) : null}
 
       {tab === "revenus" ? (
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
           <Card className="lg:col-span-2">
             <CardHeader>
               <CardTitle>Revenus par mois</CardTitle>
             </CardHeader>
             <CardContent>
               <MonthlyRevenueBars
-                caption="Paiements encaissés chaque mois, douze derniers mois (remboursements compris)"
+                caption="Paiements reçus chaque mois, douze derniers mois ; les remboursements sous le mois où ils ont été faits"
                 months={analytics.revenue.months}
               />
             </CardContent>

@@ -3,7 +3,7 @@ import { listCommissionMonths } from "~/.server/finance";
 import { csvDownload, toCsv } from "~/.server/http/csv";
 import { getFinanceSummary, getMonthlyFigures, listPeriodTransactions, windowOf } from "~/.server/reports";
 import { formatNumericDateTime, isoDay } from "~/lib/dates";
-import { financePeriods, periodFrom } from "~/lib/finance";
+import { financePeriods, periodFrom, revenueLabels, revenueNote } from "~/lib/finance";
 import { paymentMethodLabels, paymentStatusLabels } from "~/lib/payments";
 import type { Route } from "./+types/financial-export";
 
@@ -37,12 +37,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           formatNumericDateTime(new Date(row.date)),
         ]),
         [],
-        ["Revenus totaux", "", "", "", summary.totalRevenue],
-        ["Revenus mensuels (30 jours)", "", "", "", summary.monthlyRevenue],
-        ["Commissions dues", "", "", "", summary.commissionsDue],
-        ["Remboursements", "", "", "", summary.refunds],
+        [revenueLabels.collected, "", "", "", summary.totalRevenue],
+        [`${revenueLabels.collected}, 30 jours`, "", "", "", summary.monthlyRevenue],
+        [revenueLabels.refunds, "", "", "", summary.refunds],
+        [revenueLabels.net, "", "", "", summary.netRevenue],
+        [revenueLabels.commissions, "", "", "", summary.commissionsDue],
         ["Transactions", "", "", "", summary.transactions],
         ["Marge nette (%)", "", "", "", summary.netMargin ?? ""],
+        ["Définitions", revenueNote],
       ],
     );
     return csvDownload(`rapport-financier-${day}.csv`, body);
@@ -58,6 +60,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     from: window.from.toISOString(),
     to: window.to.toISOString(),
     stats: summary,
+    definitions: revenueNote,
     monthlyRevenue: monthly.map((month) => ({ month: month.month, revenue: month.revenue, refunds: month.refunds })),
     commissions: commissions.map((month) => ({
       instructorName: month.instructorName,

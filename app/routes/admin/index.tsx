@@ -18,13 +18,14 @@ import { MonthlyRevenueBars } from "~/components/admin/charts";
 import { BarsCard } from "~/components/ui/bars";
 import { PeriodSelector } from "~/components/admin/period-selector";
 import { ReportPanel } from "~/components/admin/report-panel";
+import { RevenueNote } from "~/components/admin/revenue-note";
 import { buttonClasses } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { StatCard } from "~/components/ui/stat-card";
 import { LinkTabs } from "~/components/ui/tabs";
 import { formatDate } from "~/lib/dates";
-import { financePeriods, formatPeriodMonth, formatSignedPercent, periodFrom, type FinancePeriod } from "~/lib/finance";
-import { formatFcfa, plural } from "~/lib/format";
+import { financePeriods, formatPeriodMonth, formatSignedPercent, periodFrom, revenueLabels, type FinancePeriod } from "~/lib/finance";
+import { formatFcfa, formatNumber, formatPercent, plural } from "~/lib/format";
 import { paymentMethodLabels, type PaymentMethod } from "~/lib/payments";
 import { roleLabels, type Role } from "~/lib/roles";
 import type { Route } from "./+types/index";
@@ -34,7 +35,7 @@ type Tab = (typeof tabs)[number];
 const tabLabels: Record<Tab, string> = {
   utilisateurs: "Gestion Utilisateurs",
   cours: "Gestion Cours",
-  analytics: "Analytics Avancées",
+  analytics: "Statistiques avancées",
   rapports: "Rapports",
 };
 
@@ -48,8 +49,8 @@ const dashboardReports = [
   },
   {
     kind: "analytique",
-    label: "Analytics avancées",
-    description: "Mois par mois : nouveaux utilisateurs, inscriptions, complétions, revenus.",
+    label: "Statistiques avancées",
+    description: "Mois par mois : nouveaux utilisateurs, inscriptions, complétions, revenus encaissés et remboursements.",
   },
   {
     kind: "certifications",
@@ -106,7 +107,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { period, stats, panel };
 }
 
-export const meta = () => [{ title: "Dashboard Administrateur · Campus" }];
+export const meta = () => [{ title: "Tableau de bord de l'administration · Campus" }];
 
 function changeNote(trend: Trend, period: FinancePeriod, what: (count: number) => string, money = false) {
   const label = financePeriods[period].label;
@@ -123,7 +124,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
     <div className="space-y-6">
       <header className="flex flex-col gap-4 lg:flex-row lg:items-end lg:justify-between">
         <div>
-          <h1 className="text-2xl font-bold text-slate-900">Dashboard Administrateur</h1>
+          <h1 className="text-2xl font-bold text-slate-900">Tableau de bord de l'administration</h1>
           <p className="mt-1 text-slate-600">L'activité de l'institut, lue dans la base : comptes, formations, inscriptions et revenus.</p>
         </div>
         <div className="flex flex-wrap items-end gap-2">
@@ -163,7 +164,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
             icon={<GraduationCap className={icon} />}
           />
           <StatCard
-            label="Revenus encaissés"
+            label={revenueLabels.collected}
             value={formatFcfa(stats.revenue.current)}
             note={`sur ${financePeriods[period].label} · ${stats.revenue.change === null ? "aucun revenu sur la période précédente" : `${formatSignedPercent(stats.revenue.change)} vs période précédente (${formatFcfa(stats.revenue.previous)})`}`}
             icon={<Wallet className={icon} />}
@@ -176,11 +177,12 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           />
           <StatCard
             label="Taux de complétion"
-            value={`${stats.completion.value.toLocaleString("fr-FR")} %`}
-            note={`${stats.completion.points >= 0 ? "+" : "−"}${Math.abs(stats.completion.points).toLocaleString("fr-FR")} pt depuis le début de la période (${stats.completion.atStart.toLocaleString("fr-FR")} %)`}
+            value={formatPercent(stats.completion.value)}
+            note={`${stats.completion.points >= 0 ? "+" : "−"}${formatNumber(Math.abs(stats.completion.points), { decimals: 1 })} pt depuis le début de la période (${formatPercent(stats.completion.atStart)})`}
             icon={<CheckCircle2 className={icon} />}
           />
         </dl>
+        <RevenueNote refunds={stats.refunds} net={stats.netRevenue} period={financePeriods[period].label} />
       </section>
 
       <LinkTabs
@@ -197,7 +199,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
             data={panel.roles.map((row) => ({
               label: roleLabels[row.label as Role] ?? row.label,
               value: row.value,
-              display: String(row.count),
+              display: formatNumber(row.count),
             }))}
           />
           <BarsCard
@@ -206,7 +208,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
             data={panel.months.map((month) => ({
               label: formatPeriodMonth(month.month),
               value: month.signUps,
-              display: String(month.signUps),
+              display: formatNumber(month.signUps),
             }))}
           />
           <p className="lg:col-span-2">
@@ -226,7 +228,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
               label: course.title,
               value: course.enrolments,
               display: plural(course.enrolments, "inscription", "inscriptions"),
-              note: `${course.completionRate.toLocaleString("fr-FR")} % terminées`,
+              note: `${formatPercent(course.completionRate)} terminées`,
             }))}
           />
           <Card>
@@ -270,10 +272,13 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         <div className="grid gap-4 lg:grid-cols-2">
           <Card className="lg:col-span-2">
             <CardHeader>
-              <CardTitle>Revenus encaissés, douze derniers mois</CardTitle>
+              <CardTitle>{revenueLabels.collected}, douze derniers mois</CardTitle>
             </CardHeader>
             <CardContent>
-              <MonthlyRevenueBars caption="Paiements reçus chaque mois (remboursements compris)" months={panel.months} />
+              <MonthlyRevenueBars
+                caption="Paiements reçus chaque mois ; les remboursements sous le mois où ils ont été faits"
+                months={panel.months}
+              />
             </CardContent>
           </Card>
           <BarsCard
@@ -294,13 +299,13 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
             data={panel.months.slice(-6).map((month) => ({
               label: formatPeriodMonth(month.month),
               value: month.enrolments,
-              display: String(month.enrolments),
+              display: formatNumber(month.enrolments),
               note: plural(month.completions, "terminée", "terminées"),
             }))}
           />
           <p className="lg:col-span-2">
             <Link to={`/admin/analytics?periode=${period}`} className={buttonClasses()}>
-              Toutes les analytics
+              Toutes les statistiques
             </Link>
           </p>
         </div>

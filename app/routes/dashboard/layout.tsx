@@ -1,7 +1,9 @@
-import { Outlet, type ShouldRevalidateFunctionArgs } from "react-router";
+import type { ReactNode } from "react";
+import { Outlet, useRouteLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import { signedInUser } from "~/.server/auth/middleware";
 import { dbContext, userContext } from "~/.server/context";
 import { AppShell } from "~/components/shell/app-shell";
+import { AreaError } from "~/components/shell/area-error";
 import { isBackgroundSave } from "~/lib/background-save";
 import { mainNavigation } from "~/lib/sidebar";
 import { shellLoaderData } from "../shell/shell-data.server";
@@ -18,8 +20,9 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
   return isBackgroundSave(formData) ? false : defaultShouldRevalidate;
 }
 
-export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
-  const { user, collapsed, toast, unreadNotifications } = loaderData;
+type ShellData = Route.ComponentProps["loaderData"];
+
+function Shell({ data: { user, collapsed, toast, unreadNotifications }, children }: { data: ShellData; children: ReactNode }) {
   return (
     <AppShell
       kind="main"
@@ -29,7 +32,22 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
       toast={toast}
       unreadNotifications={unreadNotifications}
     >
-      <Outlet />
+      {children}
     </AppShell>
   );
+}
+
+export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <Shell data={loaderData}>
+      <Outlet />
+    </Shell>
+  );
+}
+
+/** Any error below (404, 405, 403...) drawn inside the shell, with a way back. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const data = useRouteLoaderData<typeof loader>("routes/dashboard/layout");
+  const page = <AreaError error={error} home={{ to: "/dashboard", label: "Retour au tableau de bord" }} />;
+  return data ? <Shell data={data}>{page}</Shell> : <main className="p-6">{page}</main>;
 }

@@ -28,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export const meta = () => [{ title: "Analytics · Espace enseignant" }];
+export const meta = () => [{ title: "Statistiques · Espace enseignant" }];
 
 export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
   const { range, course, sinceLabel, courseOptions, totals, enrolmentsOverTime, courses, funnel, quizzes, sessions, attendanceRate } =
@@ -37,7 +37,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-6xl space-y-6">
       <div>
-        <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Analytics</h1>
+        <h1 className="text-2xl font-bold text-slate-900 sm:text-3xl">Statistiques</h1>
         <p className="mt-2 text-slate-700">Depuis le {sinceLabel} : chaque chiffre ne compte que cette période.</p>
         <p className="mt-1 text-sm">
           <Link

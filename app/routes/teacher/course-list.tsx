@@ -16,6 +16,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { FilterBar } from "~/components/ui/filter-bar";
 import { Select } from "~/components/ui/select";
 import { courseStatuses, courseStatusLabels, courseStatusWords, type CourseStatus } from "~/lib/course-status";
+import { revenueLabels } from "~/lib/finance";
 import { formatFcfa, formatPrice, plural } from "~/lib/format";
 import { courseListArea } from "./course-area.server";
 import type { Route } from "./+types/course-list";
@@ -268,7 +269,13 @@ export default function CourseListPage({ loaderData }: Route.ComponentProps) {
           <StatCard label="Publiés" value={stats.published} icon={<Send className={iconClass} />} />
           <StatCard label="Brouillons" value={stats.drafts} icon={<FilePen className={iconClass} />} />
           <StatCard label="Inscriptions" value={stats.enrolments} icon={<Users className={iconClass} />} />
-          <StatCard label="Revenus" wide value={formatFcfa(stats.revenueFcfa)} icon={<CircleDollarSign className={iconClass} />} />
+          <StatCard
+            label={revenueLabels.net}
+            wide
+            value={formatFcfa(stats.revenueFcfa)}
+            note="depuis l'ouverture : encaissé moins remboursements"
+            icon={<CircleDollarSign className={iconClass} />}
+          />
         </dl>
       </section>
 
