@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import { liveSessionAttendance, liveSessionRegistrations, liveSessions, users } from "../db/schema";
 import { AppError } from "../errors";
 import { canJoinSession, canManageSessions, sessionEndsAt } from "./policy";
+import { remindsAtOnce, sendSessionReminder } from "./reminders";
 import { managedSession, sessionLink, visibleSession, type LiveRooms } from "./common";
 
 /** Taking part: registering, joining the room, the recording. */
@@ -16,6 +17,10 @@ export async function setSessionRegistration(db: Database, actor: Actor, id: num
   if (register) {
     if (session.status !== "scheduled" || sessionEndsAt(session) <= now) throw AppError.conflict("Cette session est terminée ou annulée.");
     await db.insert(liveSessionRegistrations).values({ sessionId: id, userId: actor.id, registeredAt: now }).onConflictDoNothing();
+    // Registered within the last hour: the 1 h reminder has left (or is leaving); this learner gets it now.
+    if (remindsAtOnce(session, now)) {
+      await sendSessionReminder(db, { sessionId: id, startsAt: session.startsAt.toISOString(), offset: "1h" }, now);
+    }
   } else {
     await db
       .delete(liveSessionRegistrations)

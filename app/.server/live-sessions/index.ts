@@ -19,4 +19,4 @@ export {
   type LearnerSession,
   type ManagedSession,
 } from "./read";
-export { REMINDER_OFFSETS, sendSessionReminder, SESSION_REMINDER_QUEUE, type SessionReminderJob } from "./reminders";
+export { REMINDER_OFFSETS, remindsAtOnce, sendSessionReminder, SESSION_REMINDER_QUEUE, type SessionReminderJob } from "./reminders";

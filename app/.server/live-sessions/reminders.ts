@@ -17,10 +17,26 @@ export const REMINDER_OFFSETS = { "24h": 24 * 60 * 60 * 1000, "1h": 60 * 60 * 10
 export type ReminderOffset = keyof typeof REMINDER_OFFSETS;
 export type SessionReminderJob = { sessionId: number; startsAt: string; offset: ReminderOffset };
 
+/**
+ * Less than an hour ahead (planned or moved at short notice), the 1 h reminder cannot wait its
+ * time: it leaves at once, and reaches each learner who registers afterwards on registering.
+ */
+export function remindsAtOnce(session: Pick<LiveSession, "startsAt">, now: Date): boolean {
+  const ahead = session.startsAt.getTime() - now.getTime();
+  return ahead > 0 && ahead < REMINDER_OFFSETS["1h"];
+}
+
+/**
+ * Queues the 24 h and 1 h reminders of a session (new, or moved): a time already past is skipped,
+ * except the 1 h one at short notice, due at once. The key is the normal job's: once either way.
+ */
 export async function enqueueReminders(tx: Database, session: Pick<LiveSession, "id" | "startsAt">, now: Date) {
   for (const [offset, ms] of Object.entries(REMINDER_OFFSETS) as Array<[ReminderOffset, number]>) {
-    const runAt = new Date(session.startsAt.getTime() - ms);
-    if (runAt <= now) continue;
+    let runAt = new Date(session.startsAt.getTime() - ms);
+    if (runAt <= now) {
+      if (!(offset === "1h" && remindsAtOnce(session, now))) continue;
+      runAt = now;
+    }
     const startsAt = session.startsAt.toISOString();
     await enqueueJob(tx, SESSION_REMINDER_QUEUE, { sessionId: session.id, startsAt, offset } satisfies SessionReminderJob, {
       key: `live-session-reminder:${session.id}:${startsAt}:${offset}`,
