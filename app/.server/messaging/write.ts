@@ -1,15 +1,14 @@
-import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { z } from "zod";
-import { conversationHref } from "~/lib/messaging";
 import { isRole } from "~/lib/roles";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { containsText } from "../db/like";
 import { conversationMembers, conversationReads, conversations, messages, users } from "../db/schema";
 import { AppError, validate } from "../errors";
-import { notifyUser } from "../notifications";
-import { conversationTopic, onlineUserIds, publish, userTopic } from "../realtime";
-import { contactablePeopleWhere, conversationMembersWhere, messagingAreaOf } from "./policy";
+import { conversationTopic, publish, userTopic } from "../realtime";
+import { contactablePeopleWhere, conversationMembersWhere } from "./policy";
+import { queueMessageNotices } from "./notices";
 import { findReadable, limitSending, messageInput, personName, personOf, type Person } from "./shared";
 
 /** Writing: whom one may write to, opening a direct conversation, sending (published and notified on commit). */
@@ -132,45 +131,13 @@ async function sendIn(
   await publish(tx, conversationTopic(conversation.id), { type: "message", id: inserted.id });
   for (const recipient of recipients) await publish(tx, userTopic(recipient.id), { type: "conversation", id: conversation.id });
 
-  // Those away hear of it by a notification: one per conversation until they read it.
-  const online = await onlineUserIds(
+  // Still unread after the delay each recipient chose: one notice per burst (./notices.ts).
+  await queueMessageNotices(
     tx,
+    conversation.id,
     recipients.map((recipient) => recipient.id),
     now,
   );
-  const away = recipients.filter((recipient) => !online.has(recipient.id));
-  if (away.length) {
-    const [sender] = await tx.select({ name: personName }).from(users).where(eq(users.id, actor.id));
-    const senderName = sender?.name || "Un membre";
-    const reads = await tx
-      .select({ userId: conversationReads.userId, lastRead: conversationReads.lastReadMessageId })
-      .from(conversationReads)
-      .where(
-        and(
-          eq(conversationReads.conversationId, conversation.id),
-          inArray(
-            conversationReads.userId,
-            away.map((recipient) => recipient.id),
-          ),
-        ),
-      );
-    const lastRead = new Map(reads.map((row) => [row.userId, row.lastRead]));
-    const excerpt = data.body.length > 140 ? `${data.body.slice(0, 139)}…` : data.body;
-    for (const recipient of away) {
-      await notifyUser(tx, {
-        userId: recipient.id,
-        kind: "message_received",
-        title:
-          conversation.kind === "course"
-            ? `Nouveau message dans le groupe « ${conversation.courseTitle ?? ""} »`
-            : `Nouveau message de ${senderName}`,
-        body: conversation.kind === "course" ? `${senderName} : ${excerpt}` : excerpt,
-        link: conversationHref(conversation.id, messagingAreaOf(recipient)),
-        key: `message:${conversation.id}:${lastRead.get(recipient.id) ?? 0}`,
-        now,
-      });
-    }
-  }
   return { id: inserted.id, conversationId: conversation.id, created: true };
 }
 

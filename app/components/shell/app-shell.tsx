@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type MouseEvent, type ReactNo
 import { Form, Link, useLocation, useNavigate } from "react-router";
 import { GraduationCap, LogOut, Menu, PanelLeftClose, PanelLeftOpen, Search, X } from "~/components/icons";
 import { OfflineSync } from "~/components/offline/offline-sync";
+import { useUnreadMessages } from "~/components/messaging/unread-messages";
 import { NotificationBell } from "~/components/notifications/notification-bell";
 import { RealtimeProvider } from "~/components/realtime/realtime";
 import { Avatar } from "~/components/ui/avatar";
@@ -27,6 +28,8 @@ export interface AppShellProps {
   collapsed: boolean;
   toast?: ToastMessage | null;
   unreadNotifications: number;
+  /** The sidebar's « Messagerie » badge, as the server counted it (then kept live). */
+  unreadMessages: number;
   children: ReactNode;
 }
 
@@ -37,8 +40,22 @@ const MOBILE_QUERY = "(max-width: 767.98px)";
  * panel under 768 px (a <details> element, so it opens without JavaScript), the top bar and the
  * toasts. Everything here works without JavaScript; scripts only make it instant.
  */
-export function AppShell({ kind, user, navigation, collapsed: initialCollapsed, toast, unreadNotifications, children }: AppShellProps) {
+export function AppShell({
+  kind,
+  user,
+  navigation,
+  collapsed: initialCollapsed,
+  toast,
+  unreadNotifications,
+  unreadMessages: initialUnreadMessages,
+  children,
+}: AppShellProps) {
   const [collapsed, setCollapsed] = useState(initialCollapsed);
+  const unreadMessages = useUnreadMessages({
+    userId: user.id,
+    initial: initialUnreadMessages,
+    messagesHref: kind === "teacher" ? "/teacher/messages" : "/dashboard/messages",
+  });
   const mobileMenu = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
   useServerToast(toast);
@@ -116,6 +133,12 @@ export function AppShell({ kind, user, navigation, collapsed: initialCollapsed, 
               <Menu aria-hidden="true" className="size-6 group-open:hidden" />
               <X aria-hidden="true" className="hidden size-6 group-open:block" />
               <span className="sr-only group-open:hidden">Ouvrir le menu</span>
+              {unreadMessages > 0 && (
+                <span className="absolute -top-1 -right-1 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs leading-5 font-bold text-white group-open:hidden">
+                  {unreadMessages > 99 ? "99+" : unreadMessages}
+                  <span className="sr-only"> {unreadMessagesText(unreadMessages)}</span>
+                </span>
+              )}
               <span className="sr-only hidden group-open:inline">Fermer le menu</span>
             </summary>
             <div
@@ -172,7 +195,7 @@ export function AppShell({ kind, user, navigation, collapsed: initialCollapsed, 
                 </button>
               </Form>
             </div>
-            <SidebarNav navigation={navigation} collapsed={collapsed} label="Navigation principale" />
+            <SidebarNav navigation={navigation} collapsed={collapsed} label="Navigation principale" unreadMessages={unreadMessages} />
             <div className="border-t border-slate-200 p-2">
               <SignOutButton collapsed={collapsed} />
             </div>
@@ -264,7 +287,17 @@ function Brand({ kind, className }: { kind: ShellKind; className?: string }) {
  * ahead on hover: a page's data is never cached (private, no-cache), so a prefetch was a second
  * request for each click, and again after every later navigation.
  */
-function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; collapsed: boolean; label: string }) {
+function SidebarNav({
+  navigation,
+  collapsed,
+  label,
+  unreadMessages,
+}: {
+  navigation: NavGroup[];
+  collapsed: boolean;
+  label: string;
+  unreadMessages: number;
+}) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
 
@@ -286,6 +319,7 @@ function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; 
           <ul className={cx("space-y-0.5 px-2", collapsed && "md:px-1")} aria-label={group.label}>
             {group.items.map((item) => {
               const active = isActivePath(pathname, item);
+              const badge = item.badge === "unreadMessages" ? unreadMessages : 0;
               return (
                 <li key={item.to}>
                   {/* Collapsed is a desktop state: the phone's panel shows the labels, so no tip there. */}
@@ -299,8 +333,26 @@ function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; 
                         active ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
                       )}
                     >
-                      <NavIconGlyph icon={item.icon} />
+                      <span className="relative">
+                        <NavIconGlyph icon={item.icon} />
+                        {badge > 0 && collapsed && (
+                          <span aria-hidden="true" className="absolute -top-1 -right-1 hidden size-2.5 rounded-full bg-red-600 md:block" />
+                        )}
+                      </span>
                       <span className={cx("truncate", collapsed && "md:sr-only")}>{item.label}</span>
+                      {badge > 0 && (
+                        <span
+                          data-testid="messages-non-lus"
+                          className={cx(
+                            "ml-auto min-w-5 rounded-full px-1.5 text-center text-xs leading-5 font-bold",
+                            active ? "bg-white text-brand-800" : "bg-red-600 text-white",
+                            collapsed && "md:sr-only",
+                          )}
+                        >
+                          {badge > 99 ? "99+" : badge}
+                          <span className="sr-only"> {unreadMessagesText(badge)}</span>
+                        </span>
+                      )}
                     </a>
                   </Tooltip>
                 </li>
@@ -312,6 +364,9 @@ function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; 
     </nav>
   );
 }
+
+/** The badge's words for screen readers: « 3 messages non lus ». */
+const unreadMessagesText = (count: number) => (count === 1 ? "message non lu" : "messages non lus");
 
 /** Sign-out of this device: a real POST form to authD's route. */
 function SignOutButton({ collapsed }: { collapsed: boolean }) {

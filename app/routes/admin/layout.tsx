@@ -14,7 +14,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
-  const { user, collapsed, toast, unreadNotifications } = loaderData;
+  const { user, collapsed, toast, unreadNotifications, unreadMessages } = loaderData;
   return (
     <AppShell
       kind="main"
@@ -23,6 +23,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
       collapsed={collapsed}
       toast={toast}
       unreadNotifications={unreadNotifications}
+      unreadMessages={unreadMessages}
     >
       <Outlet />
     </AppShell>

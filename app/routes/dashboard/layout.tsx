@@ -19,7 +19,7 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 }
 
 export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
-  const { user, collapsed, toast, unreadNotifications } = loaderData;
+  const { user, collapsed, toast, unreadNotifications, unreadMessages } = loaderData;
   return (
     <AppShell
       kind="main"
@@ -28,6 +28,7 @@ export default function DashboardLayout({ loaderData }: Route.ComponentProps) {
       collapsed={collapsed}
       toast={toast}
       unreadNotifications={unreadNotifications}
+      unreadMessages={unreadMessages}
     >
       <Outlet />
     </AppShell>
