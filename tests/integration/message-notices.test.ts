@@ -58,7 +58,7 @@ async function newLearner() {
   return learner;
 }
 
-const badge = async (loader: typeof dashboardLayoutLoader, user: TestUser, path: string) =>
+const badge = async (loader: (args: never) => unknown, user: TestUser, path: string) =>
   ((await call(loader, user, path)).data as { unreadMessages: number }).unreadMessages;
 
 /** A process's job service running the notice and e-mail queues at the test's clock. */
