@@ -35,14 +35,17 @@ export async function getMessageNoticeDelay(db: Database, actor: Actor): Promise
 }
 
 const delayInput = z.object({
-  messageDelay: z.enum(messageNoticeDelays.map((choice) => choice.value) as [MessageNoticeDelay, ...MessageNoticeDelay[]], {
-    error: "Choisissez un délai de la liste.",
-  }),
+  messageDelay: z
+    .enum(messageNoticeDelays.map((choice) => choice.value) as [MessageNoticeDelay, ...MessageNoticeDelay[]], {
+      error: "Choisissez un délai de la liste.",
+    })
+    .optional(),
 });
 
-/** Saves the actor's choice (`{ messageDelay: "1h" }`, as the settings form sends it). */
+/** Saves the actor's choice (`{ messageDelay: "1h" }`, as the settings form sends it; none: unchanged). */
 export async function setMessageNoticeDelay(db: Database, actor: Actor, input: unknown, now = new Date()): Promise<MessageNoticeDelay> {
   const { messageDelay } = validate(delayInput, input);
+  if (!messageDelay) return getMessageNoticeDelay(db, actor);
   const delayMinutes = minutesOf(messageDelay);
   await db
     .insert(messageNoticeSettings)
