@@ -1,10 +1,11 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
-/** Messaging, the same screen in the learners' and the teachers' areas: the list, a new conversation, one conversation. */
+/** Messaging, the same screen in the learners' and the teachers' areas: the list, a new conversation, one conversation (and the unread count the shell follows live). */
 function messagingRoutes(area: "dashboard" | "teacher") {
   return [
     route("messages", "routes/messages/messages.tsx", { id: `${area}/messages` }),
     route("messages/nouveau", "routes/messages/messages.tsx", { id: `${area}/messages/nouveau` }),
+    route("messages/non-lus", "routes/messages/unread.ts", { id: `${area}/messages/non-lus` }),
     route("messages/:id", "routes/messages/messages.tsx", { id: `${area}/messages/:id` }),
   ];
 }

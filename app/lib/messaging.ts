@@ -33,3 +33,13 @@ export function contactsHint(role: Role): string {
   if (canTeach(role)) return "Vous pouvez écrire aux apprenants de vos formations et à l'administration.";
   return "Vous pouvez écrire aux enseignants de vos formations et à l'administration.";
 }
+
+/** After how long unread a message is notified (and e-mailed): the choices of the notification settings. */
+export const messageNoticeDelays = [
+  { value: "jamais", minutes: null, label: "Jamais" },
+  { value: "15min", minutes: 15, label: "Après 15 minutes" },
+  { value: "1h", minutes: 60, label: "Après 1 heure" },
+  { value: "1j", minutes: 24 * 60, label: "Après 1 jour" },
+] as const;
+export type MessageNoticeDelay = (typeof messageNoticeDelays)[number]["value"];
+export const DEFAULT_MESSAGE_NOTICE_DELAY: MessageNoticeDelay = "15min";

@@ -21,7 +21,7 @@ export const notificationKinds = {
   lessons_added: { label: "Nouvelles leçons dans une de mes formations", icon: "lesson", email: "optional", byDefault: true },
   quiz_attempt_granted: { label: "Nouvelle tentative ouverte à un quiz", icon: "certificate", email: "optional", byDefault: true },
   forum_reply: { label: "Réponse à un de mes sujets du forum", icon: "forum", email: "optional", byDefault: false },
-  message_received: { label: "Message reçu pendant mon absence", icon: "message", email: "optional", byDefault: true },
+  message_received: { label: "Message resté non lu (après le délai choisi)", icon: "message", email: "optional", byDefault: true },
   session_scheduled: { label: "Session en direct programmée ou annulée", icon: "session", email: "optional", byDefault: true },
   session_starting: { label: "Session en direct qui commence bientôt", icon: "session", email: "optional", byDefault: true },
   enrolment_changed: { label: "Inscription ouverte, suspendue ou annulée par l'institut", icon: "account", email: "always" },

@@ -32,6 +32,8 @@ export interface NavItem {
   icon: NavIcon;
   /** Active only on the exact path (index pages). */
   end?: boolean;
+  /** Shows the count of unread messages. */
+  badge?: "unreadMessages";
 }
 
 export interface NavGroup {
@@ -52,7 +54,7 @@ export function mainNavigation(role: Role | null | undefined): NavGroup[] {
         { label: "Mes Formations", to: "/dashboard/formations", icon: "formations" },
         { label: "Mes paiements", to: "/dashboard/paiements", icon: "payments" },
         { label: "Forum", to: "/dashboard/forum", icon: "forum" },
-        { label: "Messagerie", to: "/dashboard/messages", icon: "messages" },
+        { label: "Messagerie", to: "/dashboard/messages", icon: "messages", badge: "unreadMessages" },
         { label: "Certificats", to: "/dashboard/certificates", icon: "certificates" },
         { label: "Téléchargements", to: "/dashboard/telechargements", icon: "downloads" },
       ],
@@ -98,7 +100,7 @@ export function teacherNavigation(): NavGroup[] {
         { label: "Mes Étudiants", to: "/teacher/students", icon: "students" },
         { label: "Sessions Zoom", to: "/teacher/sessions", icon: "sessions" },
         { label: "Quiz & Évaluations", to: "/teacher/quiz", icon: "quiz" },
-        { label: "Messagerie", to: "/teacher/messages", icon: "messages" },
+        { label: "Messagerie", to: "/teacher/messages", icon: "messages", badge: "unreadMessages" },
         { label: "Statistiques", to: "/teacher/analytics", icon: "analytics" },
       ],
     },

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { liveSessions } from "~/.server/db/schema";
+import { getToast } from "~/.server/toast";
 import { toDateTimeLocal } from "~/lib/dates";
+import { SHORT_NOTICE_REMINDER } from "~/lib/live-sessions";
 import { loader as dashboardLoader } from "~/routes/dashboard/index";
 import { loader as icsLoader } from "~/routes/dashboard/session-ics";
 import { action as joinAction } from "~/routes/dashboard/session-join";
@@ -17,9 +19,9 @@ import { action as scheduleAction, loader as scheduleLoader } from "~/routes/tea
 import { action as sessionAction, loader as sessionLoader } from "~/routes/teacher/session";
 import { loader as sessionsLoader } from "~/routes/teacher/sessions";
 import { createCourse, createUser, enrol, type TestUser } from "../factories";
-import { createTestAuth } from "../setup/auth";
+import { cookieFrom, createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
-import { routeCaller } from "../setup/routes";
+import { routeCaller, sessionOf } from "../setup/routes";
 
 let handle: DatabaseHandle;
 let campus: CampusAuth;
@@ -70,6 +72,28 @@ describe("the teacher's screens", () => {
     };
     expect(list.upcoming).toEqual([expect.objectContaining({ title: "Atelier pratique", joinOpen: true })]);
     expect(((await call(sessionsLoader, otherTeacher, "/teacher/sessions")).data as { upcoming: unknown[] }).upcoming).toEqual([]);
+  });
+
+  it("tells the teacher that the 1 h reminder leaves at once for a session less than an hour ahead", async () => {
+    const toastAfter = async (startsAt: string) => {
+      const request = new Request(`${TEST_PUBLIC_URL}/teacher/schedule`, {
+        method: "POST",
+        body: new URLSearchParams({
+          courseId: String(course.id),
+          title: "Rappel",
+          startsAt,
+          durationMinutes: "60",
+          room: "link",
+          joinUrl: "https://meet.example.org/salle",
+        }),
+      });
+      const context = routerContext(handle.db, campus, { user: sessionOf(teacher) });
+      const response = (await scheduleAction({ request, params: {}, context } as never)) as Response;
+      const cookie = cookieFrom(response.headers.getSetCookie());
+      return (await getToast(new Request(TEST_PUBLIC_URL, { headers: { Cookie: cookie } }))).toast;
+    };
+    expect((await toastAfter(inMinutes(30)))?.description).toContain(SHORT_NOTICE_REMINDER);
+    expect((await toastAfter(inMinutes(180)))?.description).not.toContain("moins d'une heure");
   });
 
   it("keeps what was typed and says what is wrong beside the field", async () => {

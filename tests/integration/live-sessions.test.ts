@@ -17,6 +17,7 @@ import {
   joinSession,
   listLearnerSessions,
   listManagedSessions,
+  remindsAtOnce,
   revokeCalendarFeed,
   scheduleSession,
   sendSessionReminder,
@@ -302,6 +303,43 @@ describe("reminders", () => {
     await setSessionRegistration(handle.db, learner, session.id, true, T0);
     expect(await sendSessionReminder(handle.db, job, new Date(start.getTime() - HOUR))).toBe(1);
     expect(await sendSessionReminder(handle.db, job, new Date(start.getTime() - HOUR))).toBe(0);
+  });
+
+  it("sends the 1 h reminder at once for a session moved less than an hour ahead, and on registering within the hour, once", async () => {
+    const session = await scheduleSession(handle.db, teacher, form({ title: "Au pied levé" }), linkRooms, T0);
+    await setSessionRegistration(handle.db, learner, session.id, true, T0);
+    // Moved to 40 minutes from now: the 1 h mark is past, so its reminder is due now (and the 24 h one is not queued).
+    const now = new Date(T0.getTime() + HOUR);
+    const soon = new Date(now.getTime() + 40 * 60 * 1000);
+    expect(remindsAtOnce({ startsAt: soon }, now)).toBe(true);
+    expect(remindsAtOnce({ startsAt: new Date(now.getTime() + 2 * HOUR) }, now)).toBe(false);
+    await updateSession(handle.db, teacher, session.id, form({ title: "Au pied levé", startsAt: toDateTimeLocal(soon) }), linkRooms, now);
+    const queued = (await reminderJobs(session.id)).filter((job) => (job.payload as SessionReminderJob).startsAt === soon.toISOString());
+    expect(queued.map((job) => [(job.payload as SessionReminderJob).offset, job.runAt.getTime()])).toEqual([["1h", now.getTime()]]);
+
+    const services = [jobService(() => now), jobService(() => now)];
+    await Promise.all(services.map((service) => service.runDue()));
+    const reminded = async (userId: string) =>
+      (
+        await handle.db
+          .select()
+          .from(notifications)
+          .where(and(eq(notifications.userId, userId), eq(notifications.kind, "session_starting")))
+      ).filter((row) => row.body.includes("Au pied levé"));
+    expect((await reminded(learner.id)).map((row) => row.title)).toEqual(["Session en direct dans une heure"]);
+
+    // A learner registering within the hour gets it on registering; registering again adds nothing.
+    const late = await createUser(handle.db);
+    await enrol(handle.db, late, course, { paid: true });
+    await setSessionRegistration(handle.db, late, session.id, true, new Date(now.getTime() + 10 * 60 * 1000));
+    await setSessionRegistration(handle.db, late, session.id, true, new Date(now.getTime() + 11 * 60 * 1000));
+    expect((await reminded(late.id)).map((row) => row.title)).toEqual(["Session en direct dans une heure"]);
+    // The queue run again (a replay) and a second update at the same time send nothing more.
+    await updateSession(handle.db, teacher, session.id, form({ title: "Au pied levé", startsAt: toDateTimeLocal(soon) }), linkRooms, now);
+    await Promise.all(services.map((service) => service.runDue()));
+    expect(await reminded(learner.id)).toHaveLength(1);
+    expect(await reminded(late.id)).toHaveLength(1);
+    await Promise.all(services.map((service) => service.stop()));
   });
 });
 

@@ -2,7 +2,8 @@
  * Messaging live between server processes: two realtime servers, each with its own database pool
  * and LISTEN connection (as two processes behind a load balancer on PostgreSQL; on PGlite, one
  * process's database shared), a message sent through the first reaches a browser connected to
- * the second, and never one who may not read the conversation.
+ * the second, and never one who may not read the conversation; the person's own topic there
+ * keeps the « Messagerie » badge live (a message, then its reading).
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -11,12 +12,14 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import type { CampusAuth } from "~/.server/auth/express";
 import { openDatabase, type DatabaseHandle } from "~/.server/db/client";
-import { messagingTopicRules, sendMessage, startConversation } from "~/.server/messaging";
+import { markConversationRead, messagingTopicRules, sendMessage, sendMessageTo, startConversation } from "~/.server/messaging";
 import { createRealtimeServer, type RealtimeServer } from "~/.server/realtime";
 import { REALTIME_PATH, type ServerFrame } from "~/lib/realtime";
+import { loader as unreadLoader } from "~/routes/messages/unread";
 import { createCourse, createSignedInUser, enrol } from "../factories";
-import { createTestAuth } from "../setup/auth";
+import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
 import { createTestDatabase, serverDatabaseUrl } from "../setup/db";
+import { sessionOf } from "../setup/routes";
 
 let first: DatabaseHandle;
 /** The database as the second process sees it (its own pool and listening connection on PostgreSQL). */
@@ -115,4 +118,46 @@ it("delivers a message sent through one process to a WebSocket connected to the 
   expect(outsiderOnB.events()).toEqual([]);
   learnerOnB.socket.close();
   outsiderOnB.socket.close();
+});
+
+it("keeps the unread badge live through the other process: a message and its reading reach the person's topic there", async () => {
+  const processA = await startProcess(first);
+  const processB = await startProcess(second, processA.origin);
+  const teacher = await createSignedInUser(campusAuth, first.db, { role: "teacher", firstName: "Seydou", lastName: "Konaté" });
+  const learner = await createSignedInUser(campusAuth, first.db);
+  const { course } = await createCourse(first.db, { instructor: teacher.user, priceFcfa: 0 });
+  await enrol(first.db, learner.user, course);
+
+  // Signed in on another page of process B: no conversation topic, only the person's own.
+  const learnerOnB = await connect(processB.port, processA.origin, learner.cookie);
+  const { conversationId } = await sendMessageTo(first.db, teacher.user, learner.user.id, { body: "Le cours commence à 10 h" });
+  await vi.waitFor(() =>
+    expect(learnerOnB.events()).toContainEqual({
+      type: "event",
+      topic: `user:${learner.user.id}`,
+      event: { type: "conversation", id: conversationId },
+    }),
+  );
+  // What the shell on B then asks (B's own pool): the badge's count and the toast's words.
+  const ask = () => {
+    const request = new Request(`${TEST_PUBLIC_URL}/dashboard/messages/non-lus?conversation=${conversationId}`);
+    const context = routerContext(second.db, campusAuth, { user: sessionOf(learner.user) });
+    return unreadLoader({ request, params: {}, context, url: new URL(request.url), pattern: "" } as never);
+  };
+  expect(await ask()).toMatchObject({
+    unread: 1,
+    alert: { title: "Nouveau message de Seydou Konaté", excerpt: "Le cours commence à 10 h" },
+  });
+
+  // Read in a tab served by process A: B hears of it, and the badge drops to zero.
+  await markConversationRead(first.db, learner.user, conversationId);
+  await vi.waitFor(() =>
+    expect(learnerOnB.events()).toContainEqual({
+      type: "event",
+      topic: `user:${learner.user.id}`,
+      event: { type: "conversation_read", id: conversationId },
+    }),
+  );
+  expect(await ask()).toEqual({ unread: 0, alert: null });
+  learnerOnB.socket.close();
 });

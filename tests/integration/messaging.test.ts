@@ -1,14 +1,14 @@
 /**
  * Messaging through its capability and its route module: who may write to whom (the policy), who
  * may read which conversation (another learner's is 404), course groups that follow enrolments,
- * unread counts and read state per person, a form sent twice, the notification of a message
- * received while away, and the screen without JavaScript (form posts and redirects).
+ * unread counts and read state per person, a form sent twice, and the screen without JavaScript
+ * (form posts and redirects). Unread badges and delayed notices: message-notices.test.ts.
  */
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CampusAuth } from "~/.server/auth/express";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { enrolments, notifications } from "~/.server/db/schema";
+import { enrolments } from "~/.server/db/schema";
 import { cancelEnrolment } from "~/.server/learning";
 import {
   getConversation,
@@ -20,8 +20,6 @@ import {
   sendMessageTo,
   startConversation,
 } from "~/.server/messaging";
-import { countUnreadNotifications } from "~/.server/notifications";
-import { setPresence } from "~/.server/realtime/presence";
 import { action, loader } from "~/routes/messages/messages";
 import { createCourse, createUser, enrol, type TestUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
@@ -193,41 +191,6 @@ describe("course groups", () => {
     expect(await groupOf(moussa)).toBeUndefined();
     expect(await refusalOf(sendMessage(db(), moussa, group!.id, { body: "Encore là ?" }))).toMatchObject({ code: "not_found" });
     expect(await rule.audience!(db(), String(group!.id), [awa.id, moussa.id])).toEqual(new Set([awa.id]));
-  });
-});
-
-describe("messages while away", () => {
-  it("notifies someone offline once per conversation until they read it, and nobody online", async () => {
-    const learner = await createUser(db(), { firstName: "Kadidia" });
-    const { course } = await createCourse(db(), { instructor: teacher, priceFcfa: 0 });
-    await enrol(db(), learner, course);
-    const { conversationId } = await sendMessageTo(db(), teacher, learner.id, { body: "Avez-vous vu la leçon 3 ?" });
-    await sendMessage(db(), teacher, conversationId, { body: "Et la leçon 4 ?" });
-    const rows = await db()
-      .select({ title: notifications.title, link: notifications.link, readAt: notifications.readAt })
-      .from(notifications)
-      .where(and(eq(notifications.userId, learner.id), eq(notifications.kind, "message_received")));
-    expect(rows).toEqual([{ title: "Nouveau message de Seydou Konaté", link: `/dashboard/messages/${conversationId}`, readAt: null }]);
-    expect(await countUnreadNotifications(db(), learner)).toBe(1);
-
-    // Reading the conversation answers the notification; a later message notifies again.
-    await markConversationRead(db(), learner, conversationId);
-    expect(await countUnreadNotifications(db(), learner)).toBe(0);
-    await sendMessage(db(), teacher, conversationId, { body: "Leçon 5 en ligne." });
-    expect(await countUnreadNotifications(db(), learner)).toBe(1);
-
-    // Online (a page open somewhere): the conversation itself shows the message, no notification. The
-    // teacher's own notification leads to the teachers' screen.
-    await setPresence(db(), learner.id, "test-worker", 1, new Date());
-    await sendMessage(db(), teacher, conversationId, { body: "Vous êtes là ?" });
-    expect(await countUnreadNotifications(db(), learner)).toBe(1);
-    await setPresence(db(), learner.id, "test-worker", 0, new Date());
-    await sendMessage(db(), learner, conversationId, { body: "Oui, merci !" });
-    const [forTeacher] = await db()
-      .select({ link: notifications.link })
-      .from(notifications)
-      .where(and(eq(notifications.userId, teacher.id), eq(notifications.kind, "message_received")));
-    expect(forTeacher?.link).toMatch(/^\/teacher\/messages\/\d+$/);
   });
 });
 

@@ -22,7 +22,7 @@ import { createStorage, dataFolder } from "../storage";
 import { createSessionCache, followSessionChanges } from "../auth/session-cache";
 import { attachReferenceCache } from "../cache";
 import { forumTopicRules } from "../forum";
-import { messagingTopicRules } from "../messaging";
+import { MESSAGE_NOTICE_QUEUE, messagingTopicRules, sendMessageNotice, type MessageNoticeJob } from "../messaging";
 import { contactMailQueue } from "../contact";
 import { createJobService, type JobService } from "../jobs";
 import { newsletterQueue } from "../newsletter";
@@ -342,6 +342,11 @@ export async function createCampusApp(options: CampusAppOptions = {}): Promise<C
       contactMailQueue({ db: db.db, mailEnv: campusAuth.mailEnv, publicUrl: env.PUBLIC_URL }),
       // A newsletter, in batches, each subscriber once, with a signed one-click unsubscribe link.
       newsletterQueue({ db: db.db, mailEnv: campusAuth.mailEnv, publicUrl: env.PUBLIC_URL, secret: campusAuth.settings.secret }),
+      // A message still unread after the delay its recipient chose: one notice per burst.
+      {
+        queue: MESSAGE_NOTICE_QUEUE,
+        run: (payload: MessageNoticeJob, { now }) => sendMessageNotice(db.db, payload, now()),
+      },
       // A notification's e-mail (important kinds, or as the person chose), once.
       {
         queue: NOTIFICATION_EMAIL_QUEUE,

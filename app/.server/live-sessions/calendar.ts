@@ -6,7 +6,8 @@ import type { Database } from "../db/client";
 import { calendarFeeds, users } from "../db/schema";
 import { renderCalendar, type CalendarEvent } from "./ical";
 import { sessionEndsAt } from "./policy";
-import { getSessionForCalendar, listCalendarSessions, type LiveSession } from "./sessions";
+import type { LiveSession } from "./common";
+import { getSessionForCalendar, listCalendarSessions } from "./read";
 
 /**
  * Calendars: an .ics file per session, and a private feed per person (the sessions of their

@@ -8,25 +8,15 @@
 export { calendarFeedIcs, getCalendarFeedToken, revokeCalendarFeed, sessionIcs } from "./calendar";
 export * from "./policy";
 export { bigBlueButtonFrom, createBigBlueButton, type BigBlueButton } from "./providers";
+export { joinSession, refreshRecording, setSessionRegistration } from "./attend";
+export { liveRoomsFrom, sessionFormSchema, type LiveRooms, type LiveSession } from "./common";
+export { cancelSession, scheduleSession, updateSession } from "./plan";
 export {
-  cancelSession,
   getManagedSession,
-  joinSession,
   listLearnerSessions,
   listManagedSessions,
   listSessionCourses,
-  liveRoomsFrom,
-  refreshRecording,
-  REMINDER_OFFSETS,
-  scheduleSession,
-  sendSessionReminder,
-  SESSION_REMINDER_QUEUE,
-  sessionFormSchema,
-  setSessionRegistration,
-  updateSession,
   type LearnerSession,
-  type LiveRooms,
-  type LiveSession,
   type ManagedSession,
-  type SessionReminderJob,
-} from "./sessions";
+} from "./read";
+export { REMINDER_OFFSETS, remindsAtOnce, sendSessionReminder, SESSION_REMINDER_QUEUE, type SessionReminderJob } from "./reminders";

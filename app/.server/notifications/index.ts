@@ -34,10 +34,10 @@ export const READ_NOTIFICATION_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
 export const UNREAD_NOTIFICATION_RETENTION_MS = 365 * 24 * 60 * 60 * 1000;
 
 /**
- * Messages wait this long before their e-mail: someone who reads them meanwhile (on another
- * device, or back online) gets no mail.
+ * A message's e-mail is not sent once the notification is read: its notice already waited the
+ * delay the person chose (messaging), and someone who reads it meanwhile needs no mail.
  */
-const EMAIL_DELAY_MS: Partial<Record<NotificationKind, number>> = { message_received: 10 * 60 * 1000 };
+const DROPPED_ONCE_READ: ReadonlySet<NotificationKind> = new Set(["message_received"]);
 
 export interface NotificationInput {
   userId: string;
@@ -86,10 +86,8 @@ export async function notifyUser(db: Database, input: NotificationInput): Promis
   }
   await publish(db, userTopic(input.userId), { type: "notification", id: inserted.id });
   if (await wantsEmail(db, input.userId, input.kind)) {
-    const delay = EMAIL_DELAY_MS[input.kind] ?? 0;
     await enqueueJob(db, NOTIFICATION_EMAIL_QUEUE, { notificationId: inserted.id } satisfies NotificationEmailJob, {
       key: `notification-email:${inserted.id}`,
-      runAt: new Date(now.getTime() + delay),
       now,
     });
   }
@@ -267,7 +265,7 @@ export type NotificationEmailJob = { notificationId: number };
 
 /**
  * The queued e-mail of one notification (the NOTIFICATION_EMAIL_QUEUE handler). Sends nothing if
- * the notification is gone, already e-mailed, read meanwhile (for a delayed kind), if the person
+ * the notification is gone, already e-mailed, read meanwhile (a message), if the person
  * changed their mind, or if the account was closed. At least once: a process dying between the
  * sending and the stamp sends it again.
  */
@@ -295,7 +293,7 @@ export async function sendNotificationEmail(
     .innerJoin(users, eq(users.id, notifications.userId))
     .where(eq(notifications.id, job.notificationId));
   if (!row || row.emailedAt || row.banned || !isNotificationKind(row.kind)) return "skipped";
-  if (EMAIL_DELAY_MS[row.kind] && row.readAt) return "skipped";
+  if (DROPPED_ONCE_READ.has(row.kind) && row.readAt) return "skipped";
   if (!(await wantsEmail(db, row.userId, row.kind))) return "skipped";
 
   const identity = await loadInstituteIdentity(db);

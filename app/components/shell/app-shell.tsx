@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type MouseEvent, type ReactNo
 import { Form, Link, useLocation, useNavigate } from "react-router";
 import { GraduationCap, LogOut, Menu, PanelLeftClose, PanelLeftOpen, Search, X } from "~/components/icons";
 import { OfflineSync } from "~/components/offline/offline-sync";
+import { useUnreadMessages } from "~/components/messaging/unread-messages";
 import { NotificationBell } from "~/components/notifications/notification-bell";
 import { RealtimeProvider } from "~/components/realtime/realtime";
 import { Avatar } from "~/components/ui/avatar";
@@ -27,6 +28,8 @@ export interface AppShellProps {
   collapsed: boolean;
   toast?: ToastMessage | null;
   unreadNotifications: number;
+  /** The sidebar's « Messagerie » badge, as the server counted it (then kept live). */
+  unreadMessages: number;
   children: ReactNode;
 }
 
@@ -37,8 +40,31 @@ const MOBILE_QUERY = "(max-width: 767.98px)";
  * panel under 768 px (a <details> element, so it opens without JavaScript), the top bar and the
  * toasts. Everything here works without JavaScript; scripts only make it instant.
  */
-export function AppShell({ kind, user, navigation, collapsed: initialCollapsed, toast, unreadNotifications, children }: AppShellProps) {
+export function AppShell(props: AppShellProps) {
+  return (
+    <RealtimeProvider>
+      <ShellFrame {...props} />
+    </RealtimeProvider>
+  );
+}
+
+/** The shell inside its live connection (the badge and the bell follow it). */
+function ShellFrame({
+  kind,
+  user,
+  navigation,
+  collapsed: initialCollapsed,
+  toast,
+  unreadNotifications,
+  unreadMessages: initialUnreadMessages,
+  children,
+}: AppShellProps) {
   const [collapsed, setCollapsed] = useState(initialCollapsed);
+  const unreadMessages = useUnreadMessages({
+    userId: user.id,
+    initial: initialUnreadMessages,
+    messagesHref: kind === "teacher" ? "/teacher/messages" : "/dashboard/messages",
+  });
   const mobileMenu = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
   useServerToast(toast);
@@ -93,155 +119,156 @@ export function AppShell({ kind, user, navigation, collapsed: initialCollapsed, 
   const fullName = `${user.firstName} ${user.lastName}`.trim() || user.email;
 
   return (
-    <RealtimeProvider>
-      <TooltipProvider>
-        <div className="min-h-screen bg-slate-50 md:flex">
-          <a
-            href="#contenu"
-            className="sr-only z-50 rounded-md bg-white px-4 py-2 font-medium text-brand-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
-          >
-            Aller au contenu
-          </a>
+    <TooltipProvider>
+      <div className="min-h-screen bg-slate-50 md:flex">
+        <a
+          href="#contenu"
+          className="sr-only z-50 rounded-md bg-white px-4 py-2 font-medium text-brand-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
+        >
+          Aller au contenu
+        </a>
 
-          {/* Under 768 px the sidebar is a slide-over panel: this <details> opens it without
+        {/* Under 768 px the sidebar is a slide-over panel: this <details> opens it without
               JavaScript, and the aside, its next sibling, shows while it is open (peer-open). One
               navigation serves both layouts. */}
-          <details ref={mobileMenu} className="peer group md:hidden">
-            <summary
-              className={cx(
-                "fixed top-3 left-3 z-50 flex cursor-pointer list-none items-center gap-2 rounded-md bg-white p-2 text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden",
-                "group-open:left-[15rem] group-open:shadow",
-              )}
-            >
-              <Menu aria-hidden="true" className="size-6 group-open:hidden" />
-              <X aria-hidden="true" className="hidden size-6 group-open:block" />
-              <span className="sr-only group-open:hidden">Ouvrir le menu</span>
-              <span className="sr-only hidden group-open:inline">Fermer le menu</span>
-            </summary>
-            <div
-              className="fixed inset-0 z-40 bg-slate-900/50"
-              aria-hidden="true"
-              onClick={() => {
-                if (mobileMenu.current) mobileMenu.current.open = false;
-              }}
-            />
-          </details>
-
-          <aside
-            id="barre-laterale"
-            data-collapsed={collapsed ? "true" : "false"}
+        <details ref={mobileMenu} className="peer group md:hidden">
+          <summary
             className={cx(
-              "hidden flex-col bg-white",
-              "max-md:peer-open:fixed max-md:peer-open:inset-y-0 max-md:peer-open:left-0 max-md:peer-open:z-40 max-md:peer-open:flex max-md:peer-open:w-72 max-md:peer-open:max-w-[85vw] max-md:peer-open:overflow-y-auto max-md:peer-open:shadow-xl",
-              "md:sticky md:top-0 md:flex md:h-screen md:shrink-0 md:border-r md:border-slate-200 md:transition-[width] md:duration-200",
-              collapsed ? "md:w-12" : "md:w-64",
+              "fixed top-3 left-3 z-50 flex cursor-pointer list-none items-center gap-2 rounded-md bg-white p-2 text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden",
+              "group-open:left-[15rem] group-open:shadow",
             )}
           >
-            <div
-              className={cx(
-                "flex h-16 items-center justify-between border-b border-slate-200 px-3",
-                collapsed && "md:justify-center md:px-0",
-              )}
+            <Menu aria-hidden="true" className="size-6 group-open:hidden" />
+            <X aria-hidden="true" className="hidden size-6 group-open:block" />
+            <span className="sr-only group-open:hidden">Ouvrir le menu</span>
+            {unreadMessages > 0 && (
+              <span className="absolute -top-1 -right-1 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs leading-5 font-bold text-white group-open:hidden">
+                {unreadMessages > 99 ? "99+" : unreadMessages}
+                <span className="sr-only"> {unreadMessagesText(unreadMessages)}</span>
+              </span>
+            )}
+            <span className="sr-only hidden group-open:inline">Fermer le menu</span>
+          </summary>
+          <div
+            className="fixed inset-0 z-40 bg-slate-900/50"
+            aria-hidden="true"
+            onClick={() => {
+              if (mobileMenu.current) mobileMenu.current.open = false;
+            }}
+          />
+        </details>
+
+        <aside
+          id="barre-laterale"
+          data-collapsed={collapsed ? "true" : "false"}
+          className={cx(
+            "hidden flex-col bg-white",
+            "max-md:peer-open:fixed max-md:peer-open:inset-y-0 max-md:peer-open:left-0 max-md:peer-open:z-40 max-md:peer-open:flex max-md:peer-open:w-72 max-md:peer-open:max-w-[85vw] max-md:peer-open:overflow-y-auto max-md:peer-open:shadow-xl",
+            "md:sticky md:top-0 md:flex md:h-screen md:shrink-0 md:border-r md:border-slate-200 md:transition-[width] md:duration-200",
+            collapsed ? "md:w-12" : "md:w-64",
+          )}
+        >
+          <div
+            className={cx(
+              "flex h-16 items-center justify-between border-b border-slate-200 px-3",
+              collapsed && "md:justify-center md:px-0",
+            )}
+          >
+            <Brand kind={kind} className={collapsed ? "md:hidden" : undefined} />
+            <Form
+              method="post"
+              action="/barre-laterale"
+              className="max-md:hidden"
+              onSubmit={(event) => {
+                event.preventDefault();
+                toggleCollapsed();
+              }}
             >
-              <Brand kind={kind} className={collapsed ? "md:hidden" : undefined} />
-              <Form
-                method="post"
-                action="/barre-laterale"
-                className="max-md:hidden"
-                onSubmit={(event) => {
-                  event.preventDefault();
-                  toggleCollapsed();
-                }}
+              <input type="hidden" name="collapsed" value={collapsed ? "false" : "true"} />
+              <input type="hidden" name="redirectTo" value={redirectTo} />
+              <button
+                type="submit"
+                aria-controls="barre-laterale"
+                aria-expanded={!collapsed}
+                aria-keyshortcuts="Control+B Meta+B"
+                title={collapsed ? "Déplier la barre latérale (Ctrl+B)" : "Réduire la barre latérale (Ctrl+B)"}
+                className="rounded-md p-2 text-slate-700 hover:bg-slate-100 hover:text-slate-900"
               >
-                <input type="hidden" name="collapsed" value={collapsed ? "false" : "true"} />
-                <input type="hidden" name="redirectTo" value={redirectTo} />
-                <button
-                  type="submit"
-                  aria-controls="barre-laterale"
-                  aria-expanded={!collapsed}
-                  aria-keyshortcuts="Control+B Meta+B"
-                  title={collapsed ? "Déplier la barre latérale (Ctrl+B)" : "Réduire la barre latérale (Ctrl+B)"}
-                  className="rounded-md p-2 text-slate-700 hover:bg-slate-100 hover:text-slate-900"
-                >
-                  {collapsed ? (
-                    <PanelLeftOpen aria-hidden="true" className="size-5" />
-                  ) : (
-                    <PanelLeftClose aria-hidden="true" className="size-5" />
-                  )}
-                  <span className="sr-only">{collapsed ? "Déplier la barre latérale" : "Réduire la barre latérale"}</span>
-                </button>
-              </Form>
-            </div>
-            <SidebarNav navigation={navigation} collapsed={collapsed} label="Navigation principale" />
-            <div className="border-t border-slate-200 p-2">
-              <SignOutButton collapsed={collapsed} />
-            </div>
-          </aside>
-
-          <div className="flex min-w-0 flex-1 flex-col">
-            <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white pr-3 pl-16 sm:pr-5 md:pl-5">
-              <Form
-                method="get"
-                action={kind === "teacher" ? "/teacher/recherche" : "/dashboard/recherche"}
-                role="search"
-                aria-label="Recherche globale"
-                className="hidden max-w-md flex-1 sm:block"
-              >
-                <label htmlFor="recherche-globale" className="sr-only">
-                  Rechercher des formations, des sujets du forum
-                </label>
-                <div className="relative">
-                  <Search
-                    aria-hidden="true"
-                    className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500"
-                  />
-                  <input
-                    id="recherche-globale"
-                    name="q"
-                    type="search"
-                    maxLength={LIMITS.search}
-                    placeholder="Rechercher…"
-                    className="w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-9 text-sm text-slate-900 placeholder:text-slate-600"
-                  />
-                </div>
-              </Form>
-              <Link
-                to={kind === "teacher" ? "/teacher/recherche" : "/dashboard/recherche"}
-                className="rounded-md p-2 text-slate-700 hover:bg-slate-100 sm:hidden"
-                aria-label="Rechercher"
-              >
-                <Search aria-hidden="true" className="size-5" />
-              </Link>
-
-              <div className="ml-auto flex items-center gap-2 sm:gap-4">
-                <NotificationBell
-                  href={kind === "teacher" ? "/teacher/notifications" : "/dashboard/notifications"}
-                  unread={unreadNotifications}
-                  userId={user.id}
-                />
-                <div className="flex items-center gap-3" data-testid="utilisateur-courant">
-                  <Avatar firstName={user.firstName} lastName={user.lastName} email={user.email} size="sm" />
-                  <div className="hidden min-w-0 leading-tight sm:block">
-                    <p className="truncate text-sm font-semibold text-slate-900">{fullName}</p>
-                    <p className="truncate text-xs text-slate-600">{kind === "teacher" ? "Enseignant" : user.email}</p>
-                  </div>
-                  <span className="sr-only sm:hidden">
-                    {fullName}, {kind === "teacher" ? "Enseignant" : user.email}
-                  </span>
-                </div>
-              </div>
-            </header>
-
-            <main id="contenu" tabIndex={-1} className="flex-1 p-4 focus:outline-none sm:p-6 lg:p-8">
-              <NoScriptToast toast={toast} />
-              <OfflineSync userId={user.id} />
-              {children}
-            </main>
+                {collapsed ? (
+                  <PanelLeftOpen aria-hidden="true" className="size-5" />
+                ) : (
+                  <PanelLeftClose aria-hidden="true" className="size-5" />
+                )}
+                <span className="sr-only">{collapsed ? "Déplier la barre latérale" : "Réduire la barre latérale"}</span>
+              </button>
+            </Form>
           </div>
-          <Toaster />
+          <SidebarNav navigation={navigation} collapsed={collapsed} label="Navigation principale" unreadMessages={unreadMessages} />
+          <div className="border-t border-slate-200 p-2">
+            <SignOutButton collapsed={collapsed} />
+          </div>
+        </aside>
+
+        <div className="flex min-w-0 flex-1 flex-col">
+          <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white pr-3 pl-16 sm:pr-5 md:pl-5">
+            <Form
+              method="get"
+              action={kind === "teacher" ? "/teacher/recherche" : "/dashboard/recherche"}
+              role="search"
+              aria-label="Recherche globale"
+              className="hidden max-w-md flex-1 sm:block"
+            >
+              <label htmlFor="recherche-globale" className="sr-only">
+                Rechercher des formations, des sujets du forum
+              </label>
+              <div className="relative">
+                <Search aria-hidden="true" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500" />
+                <input
+                  id="recherche-globale"
+                  name="q"
+                  type="search"
+                  maxLength={LIMITS.search}
+                  placeholder="Rechercher…"
+                  className="w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-9 text-sm text-slate-900 placeholder:text-slate-600"
+                />
+              </div>
+            </Form>
+            <Link
+              to={kind === "teacher" ? "/teacher/recherche" : "/dashboard/recherche"}
+              className="rounded-md p-2 text-slate-700 hover:bg-slate-100 sm:hidden"
+              aria-label="Rechercher"
+            >
+              <Search aria-hidden="true" className="size-5" />
+            </Link>
+
+            <div className="ml-auto flex items-center gap-2 sm:gap-4">
+              <NotificationBell
+                href={kind === "teacher" ? "/teacher/notifications" : "/dashboard/notifications"}
+                unread={unreadNotifications}
+                userId={user.id}
+              />
+              <div className="flex items-center gap-3" data-testid="utilisateur-courant">
+                <Avatar firstName={user.firstName} lastName={user.lastName} email={user.email} size="sm" />
+                <div className="hidden min-w-0 leading-tight sm:block">
+                  <p className="truncate text-sm font-semibold text-slate-900">{fullName}</p>
+                  <p className="truncate text-xs text-slate-600">{kind === "teacher" ? "Enseignant" : user.email}</p>
+                </div>
+                <span className="sr-only sm:hidden">
+                  {fullName}, {kind === "teacher" ? "Enseignant" : user.email}
+                </span>
+              </div>
+            </div>
+          </header>
+
+          <main id="contenu" tabIndex={-1} className="flex-1 p-4 focus:outline-none sm:p-6 lg:p-8">
+            <NoScriptToast toast={toast} />
+            <OfflineSync userId={user.id} />
+            {children}
+          </main>
         </div>
-      </TooltipProvider>
-    </RealtimeProvider>
+        <Toaster />
+      </div>
+    </TooltipProvider>
   );
 }
 
@@ -264,7 +291,17 @@ function Brand({ kind, className }: { kind: ShellKind; className?: string }) {
  * ahead on hover: a page's data is never cached (private, no-cache), so a prefetch was a second
  * request for each click, and again after every later navigation.
  */
-function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; collapsed: boolean; label: string }) {
+function SidebarNav({
+  navigation,
+  collapsed,
+  label,
+  unreadMessages,
+}: {
+  navigation: NavGroup[];
+  collapsed: boolean;
+  label: string;
+  unreadMessages: number;
+}) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
 
@@ -286,6 +323,7 @@ function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; 
           <ul className={cx("space-y-0.5 px-2", collapsed && "md:px-1")} aria-label={group.label}>
             {group.items.map((item) => {
               const active = isActivePath(pathname, item);
+              const badge = item.badge === "unreadMessages" ? unreadMessages : 0;
               return (
                 <li key={item.to}>
                   {/* Collapsed is a desktop state: the phone's panel shows the labels, so no tip there. */}
@@ -299,8 +337,26 @@ function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; 
                         active ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
                       )}
                     >
-                      <NavIconGlyph icon={item.icon} />
+                      <span className="relative">
+                        <NavIconGlyph icon={item.icon} />
+                        {badge > 0 && collapsed && (
+                          <span aria-hidden="true" className="absolute -top-1 -right-1 hidden size-2.5 rounded-full bg-red-600 md:block" />
+                        )}
+                      </span>
                       <span className={cx("truncate", collapsed && "md:sr-only")}>{item.label}</span>
+                      {badge > 0 && (
+                        <span
+                          data-testid="messages-non-lus"
+                          className={cx(
+                            "ml-auto min-w-5 rounded-full px-1.5 text-center text-xs leading-5 font-bold",
+                            active ? "bg-white text-brand-800" : "bg-red-600 text-white",
+                            collapsed && "md:sr-only",
+                          )}
+                        >
+                          {badge > 99 ? "99+" : badge}
+                          <span className="sr-only"> {unreadMessagesText(badge)}</span>
+                        </span>
+                      )}
                     </a>
                   </Tooltip>
                 </li>
@@ -312,6 +368,9 @@ function SidebarNav({ navigation, collapsed, label }: { navigation: NavGroup[]; 
     </nav>
   );
 }
+
+/** The badge's words for screen readers: « 3 messages non lus ». */
+const unreadMessagesText = (count: number) => (count === 1 ? "message non lu" : "messages non lus");
 
 /** Sign-out of this device: a real POST form to authD's route. */
 function SignOutButton({ collapsed }: { collapsed: boolean }) {

@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type ShellData = Route.ComponentProps["loaderData"];
 
-function Shell({ data: { user, collapsed, toast, unreadNotifications }, children }: { data: ShellData; children: ReactNode }) {
+function Shell({ data: { user, collapsed, toast, unreadNotifications, unreadMessages }, children }: { data: ShellData; children: ReactNode }) {
   return (
     <AppShell
       kind="main"
@@ -26,6 +26,7 @@ function Shell({ data: { user, collapsed, toast, unreadNotifications }, children
       collapsed={collapsed}
       toast={toast}
       unreadNotifications={unreadNotifications}
+      unreadMessages={unreadMessages}
     >
       {children}
     </AppShell>

@@ -22,7 +22,7 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 
 type ShellData = Route.ComponentProps["loaderData"];
 
-function Shell({ data: { user, collapsed, toast, unreadNotifications }, children }: { data: ShellData; children: ReactNode }) {
+function Shell({ data: { user, collapsed, toast, unreadNotifications, unreadMessages }, children }: { data: ShellData; children: ReactNode }) {
   return (
     <AppShell
       kind="main"
@@ -31,6 +31,7 @@ function Shell({ data: { user, collapsed, toast, unreadNotifications }, children
       collapsed={collapsed}
       toast={toast}
       unreadNotifications={unreadNotifications}
+      unreadMessages={unreadMessages}
     >
       {children}
     </AppShell>

@@ -11,6 +11,7 @@ import {
 import { authContext, clientIpContext, dbContext, userContext } from "~/.server/context";
 import { isAppError } from "~/.server/errors";
 import { toFormFailure } from "~/.server/http/errors";
+import { getMessageNoticeDelay, setMessageNoticeDelay } from "~/.server/messaging";
 import { getEmailPreferences, setEmailPreferences } from "~/.server/notifications";
 import {
   accountDeletionMessages,
@@ -67,7 +68,8 @@ export async function loader(args: Route.LoaderArgs) {
         }))
       : [];
   const activity = tab === "activite" ? await listActivityEntries(db, user.id, 30, now) : [];
-  const emailPreferences = tab === "notifications" ? await getEmailPreferences(db, user) : null;
+  const [emailPreferences, messageDelay] =
+    tab === "notifications" ? await Promise.all([getEmailPreferences(db, user), getMessageNoticeDelay(db, user)]) : [null, null];
   return {
     tab,
     profile: {
@@ -84,6 +86,7 @@ export async function loader(args: Route.LoaderArgs) {
     activity,
     emailPreferences,
     deletionRefusal: canDeleteOwnAccount(user) ? null : accountDeletionMessages.staffRefused,
+    messageDelay,
   };
 }
 
@@ -143,11 +146,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
       case "notifications": {
         const wanted = new Set(Object.keys(form).filter((key) => form[key] === "on"));
+        await setMessageNoticeDelay(db, user, form);
         await setEmailPreferences(db, user, wanted);
         return redirectWithToast(`${PROFILE_PATH}?onglet=notifications`, {
           type: "success",
           title: "Préférences enregistrées",
-          description: "Vos choix d'e-mails de notification sont enregistrés.",
+          description: "Vos choix de notification sont enregistrés.",
         });
       }
       case "revoke-session":
@@ -180,7 +184,7 @@ async function refusal(error: unknown, intent: string, form: Record<string, Form
 }
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { tab, profile, sessions, activity, emailPreferences, deletionRefusal } = loaderData;
+  const { tab, profile, sessions, activity, emailPreferences, deletionRefusal, messageDelay } = loaderData;
   const result = actionData as ProfileActionData | undefined;
   useServerToast(result?.intent === "2fa-enabled" && result.ok ? result.toast : null);
   const fullName = `${profile.firstName} ${profile.lastName}`.trim() || profile.email;
@@ -210,7 +214,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
       {tab === "general" && <GeneralTab profile={profile} result={result} />}
       {tab === "securite" && <SecurityTab twoFactorEnabled={profile.twoFactorEnabled} sessions={sessions} result={result} />}
       {tab === "activite" && <ActivityTab entries={activity} />}
-      {tab === "notifications" && emailPreferences && <NotificationsTab preferences={emailPreferences} />}
+      {tab === "notifications" && emailPreferences && messageDelay && (
+        <NotificationsTab preferences={emailPreferences} messageDelay={messageDelay} result={result} />
+      )}
       {tab === "donnees" && <DataTab deletionRefusal={deletionRefusal} />}
     </div>
   );

@@ -1,13 +1,13 @@
 import { Link } from "react-router";
 import { dbContext, envContext, userContext } from "~/.server/context";
 import { formFailure } from "~/.server/http/errors";
-import { listSessionCourses, liveRoomsFrom, scheduleSession } from "~/.server/live-sessions";
+import { listSessionCourses, liveRoomsFrom, remindsAtOnce, scheduleSession } from "~/.server/live-sessions";
 import { redirectWithToast } from "~/.server/toast";
 import { SessionForm } from "~/components/live-sessions/session-form";
 import { Card, CardContent } from "~/components/ui/card";
 import { formatWeekdayDateTime } from "~/lib/dates";
 import { failureOf } from "~/lib/form-result";
-import { DEFAULT_SESSION_MINUTES, type SessionFormValues } from "~/lib/live-sessions";
+import { DEFAULT_SESSION_MINUTES, SHORT_NOTICE_REMINDER, type SessionFormValues } from "~/lib/live-sessions";
 import type { Route } from "./+types/schedule";
 
 /** "Planifier Session": a new live session for one of the teacher's courses (`?cours=<id>` chooses it). */
@@ -34,13 +34,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = context.get(userContext);
   const values = Object.fromEntries(await request.formData()) as Record<string, string>;
   try {
-    const session = await scheduleSession(context.get(dbContext), user, values, liveRoomsFrom(context.get(envContext)));
+    const now = new Date();
+    const session = await scheduleSession(context.get(dbContext), user, values, liveRoomsFrom(context.get(envContext)), now);
     return redirectWithToast(
       "/teacher/sessions",
       {
         type: "success",
         title: "Session planifiée",
-        description: `« ${session.title} », ${formatWeekdayDateTime(session.startsAt)}. Les apprenants sont prévenus.`,
+        description: `« ${session.title} », ${formatWeekdayDateTime(session.startsAt)}. Les apprenants sont prévenus.${remindsAtOnce(session, now) ? ` ${SHORT_NOTICE_REMINDER}` : ""}`,
       },
       { status: 303 },
     );

@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { z } from "zod";
 import { dbContext, envContext, userContext } from "~/.server/context";
 import { formFailure, orHttpError, rethrowAsHttp } from "~/.server/http/errors";
-import { cancelSession, getManagedSession, liveRoomsFrom, refreshRecording, updateSession } from "~/.server/live-sessions";
+import { cancelSession, getManagedSession, liveRoomsFrom, refreshRecording, remindsAtOnce, updateSession } from "~/.server/live-sessions";
 import { redirectWithToast } from "~/.server/toast";
 import { JoinButton } from "~/components/live-sessions/join-button";
 import { SessionForm } from "~/components/live-sessions/session-form";
@@ -13,7 +13,7 @@ import { formatDateTime, formatWeekdayDateTime, toDateTimeLocal } from "~/lib/da
 import { formatMinutes, plural } from "~/lib/format";
 import { failureOf } from "~/lib/form-result";
 import { serialIdSchema } from "~/lib/schemas";
-import type { SessionFormValues } from "~/lib/live-sessions";
+import { SHORT_NOTICE_REMINDER, type SessionFormValues } from "~/lib/live-sessions";
 import type { Route } from "./+types/session";
 
 /** One live session for its teacher: edit, cancel, who registered, who attended, the recording. */
@@ -92,8 +92,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         { status: 303 },
       );
     }
-    await updateSession(db, user, id, values, rooms);
-    return redirectWithToast(here, { type: "success", title: "Session modifiée" }, { status: 303 });
+    const now = new Date();
+    const updated = await updateSession(db, user, id, values, rooms, now);
+    return redirectWithToast(
+      here,
+      { type: "success", title: "Session modifiée", description: remindsAtOnce(updated, now) ? SHORT_NOTICE_REMINDER : undefined },
+      { status: 303 },
+    );
   } catch (error) {
     if (intent !== "update") rethrowAsHttp(error);
     return formFailure(error, { intent, values });

@@ -84,3 +84,15 @@ export const conversationReads = pgTable(
   },
   (table) => [primaryKey({ columns: [table.conversationId, table.userId] })],
 );
+
+/**
+ * How long a message may stay unread before its person is told (one notification and one e-mail
+ * per burst): minutes, or null for never. No row: the default of app/lib/messaging.ts.
+ */
+export const messageNoticeSettings = pgTable("message_notice_settings", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  delayMinutes: integer("delay_minutes"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,8 +1,16 @@
-import { and, eq, gt, inArray, max, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lte, max, sql } from "drizzle-orm";
 import { isRole } from "~/lib/roles";
 import type { Actor } from "../../auth/actor";
 import { createThread, moderateThread, replyToThread, toggleLike } from "../../forum";
-import { listConversations, markConversationRead, sendMessage, sendMessageTo } from "../../messaging";
+import {
+  listConversations,
+  markConversationRead,
+  MESSAGE_NOTICE_QUEUE,
+  sendMessage,
+  sendMessageNotice,
+  sendMessageTo,
+  type MessageNoticeJob,
+} from "../../messaging";
 import { NOTIFICATION_EMAIL_QUEUE } from "../../notifications";
 import type { Database } from "../client";
 import { forumThreads, jobs, notifications, users } from "../schema";
@@ -164,6 +172,18 @@ const conversation: Array<{ from: Person; to: Person; ago: number; body: string 
   },
 ];
 
+/** The notices of messages left unread went out after their delay, back then (messaging/notices.ts). */
+async function sendDueNotices(db: Database, until: Date) {
+  const due = await db
+    .select({ id: jobs.id, payload: jobs.payload, runAt: jobs.runAt })
+    .from(jobs)
+    .where(and(eq(jobs.queue, MESSAGE_NOTICE_QUEUE), eq(jobs.status, "pending"), lte(jobs.runAt, until)));
+  for (const job of due) {
+    await sendMessageNotice(db, job.payload as MessageNoticeJob, job.runAt);
+    await db.update(jobs).set({ status: "done", finishedAt: job.runAt }).where(eq(jobs.id, job.id));
+  }
+}
+
 export async function seedDemoCommunity(db: Database, now = new Date()): Promise<void> {
   // All or nothing: a start interrupted halfway leaves no thread, and the next one writes them all.
   await db.transaction((tx) => writeCommunity(tx, now));
@@ -212,10 +232,12 @@ async function writeCommunity(db: Database, now: Date): Promise<void> {
   }
   for (const [index, message] of conversation.entries()) {
     const sent = await sendMessageTo(db, actor(message.from)!, actor(message.to)!.id, { body: message.body }, at(message.ago));
-    // Each message is read half an hour later, but the last one.
-    if (index < conversation.length - 1)
-      await markConversationRead(db, actor(message.to)!, sent.conversationId, at(message.ago - HOUR / 2));
+    // Each message is read half an hour later, but the last one: its notice went out before.
+    const last = index === conversation.length - 1;
+    await sendDueNotices(db, last ? now : at(message.ago - HOUR / 2));
+    if (!last) await markConversationRead(db, actor(message.to)!, sent.conversationId, at(message.ago - HOUR / 2));
   }
+  await sendDueNotices(db, now);
   // These are past events, whose e-mails would have gone then: none is sent now.
   await db
     .delete(jobs)
