@@ -17,7 +17,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 type ShellData = Route.ComponentProps["loaderData"];
 
-function Shell({ data: { user, collapsed, toast, unreadNotifications, unreadMessages }, children }: { data: ShellData; children: ReactNode }) {
+function Shell({
+  data: { user, collapsed, toast, unreadNotifications, unreadMessages },
+  children,
+}: {
+  data: ShellData;
+  children: ReactNode;
+}) {
   return (
     <AppShell
       kind="main"

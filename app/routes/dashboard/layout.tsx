@@ -22,7 +22,13 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 
 type ShellData = Route.ComponentProps["loaderData"];
 
-function Shell({ data: { user, collapsed, toast, unreadNotifications, unreadMessages }, children }: { data: ShellData; children: ReactNode }) {
+function Shell({
+  data: { user, collapsed, toast, unreadNotifications, unreadMessages },
+  children,
+}: {
+  data: ShellData;
+  children: ReactNode;
+}) {
   return (
     <AppShell
       kind="main"
