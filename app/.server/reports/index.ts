@@ -51,3 +51,4 @@ export {
   type TimelineBucket,
 } from "./admin-analytics";
 export { buildReport, isReportKind, reportKinds, type ReportKind } from "./documents";
+export { countPlatformLearners } from "./public-figures";
