@@ -1,7 +1,8 @@
 import { z } from "zod";
 
 export const NEWSLETTER_MESSAGES = {
-  subscribed: "Merci ! Vous êtes maintenant abonné(e) à notre lettre d'information.",
+  subscribed: "Merci ! Pour recevoir la lettre, confirmez votre abonnement : ouvrez le message que nous venons de vous envoyer.",
+  pending: "Votre abonnement attend votre confirmation : ouvrez le lien du message reçu (pensez aux courriers indésirables).",
   already: "Vous êtes déjà abonné(e) : merci de votre fidélité !",
   invalid: "Veuillez saisir une adresse e-mail valide.",
 } as const;
@@ -17,7 +18,7 @@ export const newsletterEmailSchema = z
 
 /** What POST /newsletter answers (JSON for fetchers; the same object renders the page without JS). */
 export type NewsletterResponse = {
-  status: "subscribed" | "already" | "error";
+  status: "subscribed" | "pending" | "already" | "error";
   message: string;
   fieldErrors?: { email?: string };
   /** What was typed, echoed back on error so the field keeps it. */

@@ -1,0 +1,1 @@
+ALTER TABLE "newsletter_subscriptions" ADD COLUMN "pending_since" timestamp with time zone;
