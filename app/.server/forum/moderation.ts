@@ -1,18 +1,21 @@
 import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
 import type { Actor } from "../auth/actor";
+import { recordAudit } from "../audit";
 import type { Database } from "../db/client";
 import { forumReplies, forumReports, forumThreads, users } from "../db/schema";
 import { AppError, validate } from "../errors";
 import { publish, threadTopic } from "../realtime";
 import { canHandleReports, canModerateForum, canReportPost } from "./policy";
-import { reportInput, limitPosting, findThread, findReply, recountReplies } from "./shared";
+import { reportInput, limitPosting, findThread, findReply, recountReplies, taughtCourses } from "./shared";
 
 export type ModerationAction = "pin" | "unpin" | "lock" | "unlock" | "hide" | "unhide";
 
-/** A teacher or an administrator pins, locks or hides a thread (and undoes it). */
+const MODERATORS_ONLY = "Seuls les administrateurs et les enseignants d'une formation modèrent le forum.";
+
+/** An administrator or a teacher of a course pins, locks or hides a thread (and undoes it); logged in the audit log. */
 export async function moderateThread(db: Database, actor: Actor, threadId: number, action: ModerationAction, now = new Date()) {
-  await findThread(db, actor, threadId);
-  if (!canModerateForum(actor)) throw AppError.forbidden("Seuls les enseignants et les administrateurs modèrent le forum.");
+  const thread = await findThread(db, actor, threadId);
+  if (!canModerateForum(actor, await taughtCourses(db, actor))) throw AppError.forbidden(MODERATORS_ONLY);
   const change = {
     pin: { pinned: true },
     unpin: { pinned: false },
@@ -24,15 +27,22 @@ export async function moderateThread(db: Database, actor: Actor, threadId: numbe
   await db.transaction(async (tx) => {
     await tx.update(forumThreads).set(change).where(eq(forumThreads.id, threadId));
     if (action === "hide") await resolveReportsOf(tx, actor, { threadId }, now);
+    await recordAudit(tx, {
+      actorId: actor.id,
+      action: `forum_thread_${action}`,
+      targetUserId: thread.authorId,
+      details: { threadId, title: thread.title },
+      createdAt: now,
+    });
     await publish(tx, threadTopic(threadId), { type: "thread_changed", id: threadId });
     await publish(tx, "forum", { type: "thread", id: threadId });
   });
 }
 
-/** A teacher or an administrator hides a reply (or shows it again). */
+/** An administrator or a teacher of a course hides a reply (or shows it again); logged in the audit log. */
 export async function moderateReply(db: Database, actor: Actor, replyId: number, action: "hide" | "unhide", now = new Date()) {
-  const { reply } = await findReply(db, actor, replyId);
-  if (!canModerateForum(actor)) throw AppError.forbidden("Seuls les enseignants et les administrateurs modèrent le forum.");
+  const { reply, thread } = await findReply(db, actor, replyId);
+  if (!canModerateForum(actor, await taughtCourses(db, actor))) throw AppError.forbidden(MODERATORS_ONLY);
   await db.transaction(async (tx) => {
     await tx
       .update(forumReplies)
@@ -40,6 +50,13 @@ export async function moderateReply(db: Database, actor: Actor, replyId: number,
       .where(eq(forumReplies.id, replyId));
     await recountReplies(tx, reply.threadId);
     if (action === "hide") await resolveReportsOf(tx, actor, { threadId: reply.threadId, replyId }, now);
+    await recordAudit(tx, {
+      actorId: actor.id,
+      action: `forum_reply_${action}`,
+      targetUserId: reply.authorId,
+      details: { threadId: reply.threadId, replyId, title: thread.title },
+      createdAt: now,
+    });
     await publish(tx, threadTopic(reply.threadId), { type: "reply_changed", id: replyId });
   });
   return { threadId: reply.threadId };

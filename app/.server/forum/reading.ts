@@ -18,7 +18,16 @@ import {
   visibleRepliesWhere,
   visibleThreadsWhere,
 } from "./policy";
-import { FORUM_PAGE_SIZE, REPLIES_PAGE_SIZE, TRENDING_WINDOW_MS, type ForumAuthor, authorName, authorOf, asCategory } from "./shared";
+import {
+  FORUM_PAGE_SIZE,
+  REPLIES_PAGE_SIZE,
+  TRENDING_WINDOW_MS,
+  type ForumAuthor,
+  authorName,
+  authorOf,
+  asCategory,
+  taughtCourses,
+} from "./shared";
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -211,7 +220,7 @@ export async function getThread(db: Database, actor: Actor, id: number, options:
       edit: canEditPost(actor, thread),
       delete: canDeletePost(actor, thread),
       reply: canReply(actor, thread),
-      moderate: canModerateForum(actor),
+      moderate: canModerateForum(actor, await taughtCourses(db, actor)),
       report: canReportPost(actor, thread),
     },
   };

@@ -5,7 +5,7 @@ import { isRole, type Role } from "~/lib/roles";
 import { choice, requiredText } from "~/lib/schemas";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
-import { forumReplies, forumThreads, users } from "../db/schema";
+import { courses, forumReplies, forumThreads, users } from "../db/schema";
 import { AppError, validate } from "../errors";
 import { consumeRateLimit, formatRetryAfter } from "../rate-limit";
 import { canReadPost } from "./policy";
@@ -89,4 +89,10 @@ export async function recountReplies(tx: Database, threadId: number) {
 
 export function asCategory(value: string): ForumCategory {
   return (forumCategorySlugs as string[]).includes(value) ? (value as ForumCategory) : DEFAULT_FORUM_CATEGORY;
+}
+
+/** How many courses `actor` teaches: what canModerateForum needs to know of a teacher. */
+export async function taughtCourses(db: Database, actor: Actor): Promise<{ taughtCourses: number }> {
+  if (actor.role !== "teacher") return { taughtCourses: 0 };
+  return { taughtCourses: await db.$count(courses, eq(courses.instructorId, actor.id)) };
 }
