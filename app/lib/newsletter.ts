@@ -7,6 +7,10 @@ export const NEWSLETTER_MESSAGES = {
   invalid: "Veuillez saisir une adresse e-mail valide.",
 } as const;
 
+/** The confirmation link (double opt-in) used already, expired or forged. */
+export const CONFIRMATION_INVALID =
+  "Ce lien de confirmation n'est plus valide : il a déjà servi (votre abonnement est alors confirmé) ou il a expiré. Abonnez-vous de nouveau pour en recevoir un autre.";
+
 /** Trimmed and lower-cased, so that " Awa@Example.ML " and "awa@example.ml" are one subscriber. */
 export const newsletterEmailSchema = z
   .string(NEWSLETTER_MESSAGES.invalid)

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { newsletterSubscriptions } from "../db/schema";
+import { CONFIRMATION_INVALID } from "~/lib/newsletter";
 import { AppError } from "../errors";
 import { enqueueJob } from "../jobs";
 import { loadInstituteIdentity, renderActionMail, sendMail, type MailEnv } from "../mail";
@@ -83,9 +84,6 @@ export async function sendConfirmationMail(
     }),
   );
 }
-
-export const CONFIRMATION_INVALID =
-  "Ce lien de confirmation n'est plus valide : il a déjà servi (votre abonnement est alors confirmé) ou il a expiré. Abonnez-vous de nouveau pour en recevoir un autre.";
 
 /** The subscription a confirmation token names, if it still waits and the link is valid and recent. */
 export async function pendingSubscriptionOfToken(

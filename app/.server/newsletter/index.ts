@@ -74,13 +74,7 @@ export async function subscribeToNewsletter(
   });
 }
 
-export {
-  CONFIRMATION_DAYS,
-  CONFIRMATION_INVALID,
-  confirmSubscription,
-  pendingSubscriptionOfToken,
-  type NewsletterConfirmJob,
-} from "./confirmation";
+export { CONFIRMATION_DAYS, confirmSubscription, pendingSubscriptionOfToken, type NewsletterConfirmJob } from "./confirmation";
 export {
   exportSubscribersCsv,
   listIssues,

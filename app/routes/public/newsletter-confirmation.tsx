@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import { authContext, dbContext } from "~/.server/context";
 import { isAppError } from "~/.server/errors";
-import { CONFIRMATION_INVALID, confirmSubscription, pendingSubscriptionOfToken } from "~/.server/newsletter";
+import { confirmSubscription, pendingSubscriptionOfToken } from "~/.server/newsletter";
+import { CONFIRMATION_INVALID } from "~/lib/newsletter";
 import { Icon } from "~/components/public/icon";
 import { Button } from "~/components/ui/button";
 import type { Route } from "./+types/newsletter-confirmation";
