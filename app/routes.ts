@@ -27,6 +27,7 @@ export default [
     route("mentions-legales", "routes/public/mentions-legales.tsx"),
     route("newsletter", "routes/public/newsletter.tsx"),
     route("newsletter/desinscription", "routes/public/newsletter-desinscription.tsx"),
+    route("newsletter/confirmation", "routes/public/newsletter-confirmation.tsx"),
     // Certificates: anyone verifies one (the QR code's URL, or the code typed in the form).
     route("certificats", "routes/public/certificats.tsx"),
     route("certificats/:code", "routes/public/certificat.tsx"),

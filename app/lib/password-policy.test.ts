@@ -10,8 +10,8 @@ test("reasons in French", () => {
   expect(passwordPolicyReasons("")).toEqual([passwordMessages.required]);
   expect(passwordPolicyReasons("court")).toEqual(["Le mot de passe doit contenir au moins 8 caractères."]);
   expect(passwordPolicyReasons("😀😀😀😀😀😀😀")).toEqual([passwordMessages.tooShort]);
-  expect(passwordPolicyReasons("a".repeat(129))).toEqual([passwordMessages.tooLong]);
-  expect(passwordPolicyReasons("a".repeat(128))).toEqual([]);
+  expect(passwordPolicyReasons("ab".repeat(65))).toEqual([passwordMessages.tooLong]);
+  expect(passwordPolicyReasons("une phrase de passe".repeat(6).slice(0, 128))).toEqual([]);
   expect(passwordPolicyReasons("Bamako2025", { isCommon: (value) => value === "bamako2025" })).toEqual([passwordMessages.common]);
   expect(passwordPolicyReasons("awa.traore@example.ml", { email: "awa.traore@example.ml" })).toEqual([passwordMessages.containsEmail]);
   expect(passwordPolicyReasons("une phrase de passe")).toEqual([]);
@@ -34,4 +34,12 @@ test("the institute's own words are no password, however decorated", () => {
   for (const password of ["icef mon chat orange", "Bamako sous la pluie", "Demo-Admin-ICEF-2025"]) {
     expect(passwordPolicyReasons(password, { contextWords }), password).toEqual([]);
   }
+});
+
+test("one character repeated is no password, whatever its length or case", () => {
+  for (const password of ["aaaaaaaaaaaa", "11111111", "AaAaAaAaAa", "  zzzzzzzzz  ", "éééééééé", "😀😀😀😀😀😀😀😀"]) {
+    expect(passwordPolicyReasons(password), password).toEqual([passwordMessages.repeated]);
+  }
+  expect(passwordPolicyReasons("a".repeat(129))).toEqual([passwordMessages.tooLong, passwordMessages.repeated]);
+  expect(passwordPolicyReasons("aaaaaaab")).toEqual([]);
 });

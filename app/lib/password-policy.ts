@@ -13,6 +13,7 @@ export const passwordMessages = {
   common: "Ce mot de passe est trop courant : choisissez-en un moins facile à deviner.",
   containsEmail: "Le mot de passe ne doit pas contenir votre adresse e-mail.",
   blank: "Le mot de passe ne peut pas être fait que d'espaces.",
+  repeated: "Le mot de passe ne peut pas être un seul caractère répété (comme « aaaaaaaa ») : il se devine en quelques essais.",
   contextWord: "Le mot de passe ne doit pas reposer sur le nom de l'institut, son sigle ou sa ville : ajoutez des mots à vous.",
   mismatch: "Les mots de passe ne correspondent pas.",
 } as const;
@@ -25,6 +26,12 @@ export function passwordLength(password: string): number {
 /** The form a password takes for the common-list lookup: lower case, trimmed. */
 export function normalizeForCommonCheck(password: string): string {
   return password.normalize("NFKC").trim().toLowerCase();
+}
+
+/** Whether `password` is one character over and over ("aaaaaaaaaaaa", "11111111"), case aside. */
+function isOneRepeatedCharacter(password: string): boolean {
+  const characters = new Set(password.normalize("NFC").toLowerCase());
+  return characters.size === 1;
 }
 
 /** Lower-case letters only, accents removed: "Cité SEMA" → "citesema". */
@@ -70,7 +77,9 @@ export function passwordPolicyReasons(
   if (length < PASSWORD_MIN_LENGTH) reasons.push(passwordMessages.tooShort);
   if (length > PASSWORD_MAX_LENGTH) reasons.push(passwordMessages.tooLong);
   const normalized = normalizeForCommonCheck(password);
-  if (options.isCommon?.(normalized)) reasons.push(passwordMessages.common);
+  // A short one is already refused for its length.
+  if (length >= PASSWORD_MIN_LENGTH && isOneRepeatedCharacter(password.trim())) reasons.push(passwordMessages.repeated);
+  else if (options.isCommon?.(normalized)) reasons.push(passwordMessages.common);
   const local = options.email?.split("@")[0]?.toLowerCase();
   if (options.email && (normalized === options.email.toLowerCase() || (local && local.length >= 4 && normalized === local))) {
     reasons.push(passwordMessages.containsEmail);

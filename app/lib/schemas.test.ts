@@ -14,6 +14,7 @@ import {
   receiptNumberSchema,
   requiredText,
   searchQuerySchema,
+  requiredChoice,
   serialIdSchema,
   twoFactorCodeSchema,
   wordChoice,
@@ -137,6 +138,19 @@ describe("ids", () => {
     for (const bad of ["", "0", "-1", "4.5", "abc", String(MAX_SERIAL_ID + 1)]) {
       expect(serialIdSchema.safeParse(bad).success, bad).toBe(false);
     }
+  });
+});
+
+describe("required choices", () => {
+  it("an empty choice asks for the field in its own words; a value no option gives is an invalid id", () => {
+    const course = requiredChoice("Choisissez une formation.");
+    for (const empty of ["", "   ", undefined, null]) {
+      expect(messageOf(course, empty), String(empty)).toBe("Choisissez une formation.");
+    }
+    expect(messageOf(course, "abc")).toBe("Identifiant invalide.");
+    expect(messageOf(course, "0")).toBe("Identifiant invalide.");
+    expect(course.parse("12")).toBe(12);
+    expect(course.parse(12)).toBe(12);
   });
 });
 

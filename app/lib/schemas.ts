@@ -158,8 +158,23 @@ export const pageSchema = z.coerce.number().int().min(1).max(10_000).catch(1);
 
 const idMessage = "Identifiant invalide.";
 
+const serialId = <Input = unknown>() =>
+  z.coerce.number<Input>({ error: idMessage }).int(idMessage).positive(idMessage).max(MAX_SERIAL_ID, idMessage);
+
 /** The id of a row with a serial key (course, lesson, payment), as a form or a URL gives it. */
-export const serialIdSchema = z.coerce.number({ error: idMessage }).int(idMessage).positive(idMessage).max(MAX_SERIAL_ID, idMessage);
+export const serialIdSchema = serialId();
+
+/**
+ * A required choice in a select of rows (a course, a lesson...) by its serial id: an empty choice
+ * (the select's placeholder, or the field missing) says `emptyMessage` in the field's own words
+ * ("Choisissez un cours."), not "Identifiant invalide.", which stays for a value no option gives.
+ */
+export function requiredChoice(emptyMessage: string) {
+  return z
+    .union([z.string(), z.number()], { error: emptyMessage })
+    .refine((value) => String(value).trim() !== "", { error: emptyMessage, abort: true })
+    .pipe(serialId<string | number>());
+}
 
 /** The id of a row with a text key (user, file). */
 export const textIdSchema = z.string({ error: idMessage }).trim().min(1, idMessage).max(LIMITS.textId, idMessage);

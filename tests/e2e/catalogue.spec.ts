@@ -148,8 +148,9 @@ test.describe("course page", () => {
     await expect(main.getByText(formatFcfa(120000))).toBeVisible();
     await expect(main.getByText("Avancé").first()).toBeVisible();
     await expect(main.getByText("12 semaines").first()).toBeVisible();
-    // 245 learners before the platform (the imported figure), plus the demo student who follows it.
-    await expect(main.getByText("249 étudiants").first()).toBeVisible();
+    // The learners enrolled here (the demo's), and apart the 245 of before, named as imported (decision 0044).
+    await expect(main.getByText("4 étudiants").first()).toBeVisible();
+    await expect(main.getByText("245 personnes formées par l'institut (chiffre importé)")).toBeVisible();
     // The review count is the reviews' (245 imported, none written here yet), not the learners'.
     await expect(main.getByText("(245 avis)")).toBeVisible();
     const programme = main.locator("section", { has: page.getByRole("heading", { name: "Programme de la formation" }) });

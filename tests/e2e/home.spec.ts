@@ -12,7 +12,8 @@ test.describe("home page", () => {
     const hero = page.locator("main section").first();
     await expect(hero.getByRole("heading", { level: 1 })).toHaveText("Institut Consulaire d'Études et de Formation");
     await expect(hero.getByText("Œuvre de la CCIM")).toBeVisible();
-    await expect(hero.getByText("plus de 500 étudiants")).toBeVisible();
+    // Counted from enrolments (decision 0044), not a claim written in the page.
+    await expect(hero.getByText(/^\d+ personnes apprennent$/)).toBeVisible();
     await expect(hero.getByRole("link", { name: "Découvrir nos formations" })).toHaveAttribute("href", "/formations");
     await expect(hero.getByRole("link", { name: "Connexion", exact: true })).toHaveAttribute("href", "/auth");
 

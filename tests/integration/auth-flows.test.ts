@@ -133,6 +133,7 @@ describe("password policy (French reasons, on every path)", () => {
     ["  court   ", passwordMessages.tooShort],
     ["icef2025", passwordMessages.contextWord],
     ["Bamako-ICEF!", passwordMessages.contextWord],
+    ["aaaaaaaaaaaa", passwordMessages.repeated],
   ])("sign-up refuses %j", async (password, reason) => {
     const email = `policy-${Math.random().toString(36).slice(2)}@example.ml`;
     const result = await signUp(campus.auth, handle.db, browserHeaders("203.0.113.4"), { firstName: "A", lastName: "B", email, password });
@@ -183,6 +184,10 @@ describe("password policy (French reasons, on every path)", () => {
       .changePassword({ body: { currentPassword: password, newPassword: "12345678" }, headers: browserHeaders("203.0.113.7", here) })
       .catch((caught: unknown) => caught)) as { body?: { code?: string } };
     expect(weak.body?.code).toBe("PASSWORD_POLICY");
+    const repeated = (await campus.auth.api
+      .changePassword({ body: { currentPassword: password, newPassword: "aaaaaaaaaaaa" }, headers: browserHeaders("203.0.113.7", here) })
+      .catch((caught: unknown) => caught)) as { body?: { message?: string } };
+    expect(repeated.body?.message).toBe(passwordMessages.repeated);
 
     await campus.auth.api.changePassword({
       body: { currentPassword: password, newPassword: "une toute nouvelle phrase", revokeOtherSessions: true },
@@ -274,6 +279,11 @@ describe("password recovery", () => {
       password: "soleil2024",
     });
     expect(weak).toMatchObject({ ok: false, kind: "policy" });
+    const repeated = await resetPassword(campus.auth, handle.db, browserHeaders("203.0.113.14"), {
+      token: tokenOf(link),
+      password: "aaaaaaaaaaaa",
+    });
+    expect(repeated).toMatchObject({ ok: false, kind: "policy", fieldErrors: { password: passwordMessages.repeated } });
 
     const reset = await resetPassword(campus.auth, handle.db, browserHeaders("203.0.113.14"), {
       token: tokenOf(link),

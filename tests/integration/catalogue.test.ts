@@ -1,8 +1,11 @@
-import { eq } from "drizzle-orm";
+import { and, count, countDistinct, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getInstitute, getCourseBySlug, listCategories, listLevels, listPublishedCourses } from "~/.server/catalogue";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { categories, courses, institute, levels } from "~/.server/db/schema";
+import { categories, courses, enrolments, institute, levels } from "~/.server/db/schema";
+import { changeEnrolment } from "~/.server/learning";
+import { countPlatformLearners } from "~/.server/reports";
+import { createUser, enrol } from "../factories";
 import { seedDatabase } from "~/.server/db/seed";
 import { createTestDatabase } from "../setup/db";
 
@@ -36,8 +39,8 @@ describe("seed", () => {
     expect(ai).toMatchObject({
       priceFcfa: 120000,
       durationWeeks: 12,
-      // The institute's figures before the platform (the imported baseline), nothing added yet.
-      studentCount: 245,
+      // Nobody enrolled here yet: the imported figure (245) is not a count of learners.
+      studentCount: 0,
       rating: 4.9,
       reviewCount: 245,
       levelName: "Avancé",
@@ -128,5 +131,46 @@ describe("public catalogue", () => {
       "Certification officielle",
     ]);
     expect(await getCourseBySlug(handle.db, "n-existe-pas")).toBeNull();
+  });
+});
+
+describe("public student counts (docs/decisions/0044-public-student-counts.md)", () => {
+  it("equal the enrolments that count as following a course, never the imported figure", async () => {
+    const ai = (await getCourseBySlug(handle.db, "intelligence-artificielle"))!;
+    expect(ai.baselineStudentCount).toBe(245);
+    const admin = await createUser(handle.db, { role: "admin" });
+    const [first, second, pending, refunded, paused] = [
+      await createUser(handle.db),
+      await createUser(handle.db),
+      await createUser(handle.db),
+      await createUser(handle.db),
+      await createUser(handle.db),
+    ];
+    await enrol(handle.db, first, ai, { paid: true });
+    await enrol(handle.db, second, ai, { paid: true });
+    await enrol(handle.db, pending, ai);
+    const cancelled = await enrol(handle.db, refunded, ai, { paid: true });
+    await changeEnrolment(handle.db, admin, cancelled.id, "cancel");
+    const held = await enrol(handle.db, paused, ai, { paid: true });
+    await changeEnrolment(handle.db, admin, held.id, "pause");
+    // The same learner in a second course counts once on the home and about pages.
+    const cyber = (await getCourseBySlug(handle.db, "cybersecurite"))!;
+    await enrol(handle.db, first, cyber, { paid: true });
+
+    const following = inArray(enrolments.status, ["active", "completed", "paused"]);
+    const real = async (courseId: number) => handle.db.$count(enrolments, and(eq(enrolments.courseId, courseId), following));
+    expect(await real(ai.id)).toBe(3);
+    expect((await getCourseBySlug(handle.db, ai.slug))!.studentCount).toBe(3);
+    for (const course of await listPublishedCourses(handle.db)) {
+      expect(course.studentCount, course.slug).toBe(await real(course.id));
+    }
+    const [people] = await handle.db
+      .select({ n: countDistinct(enrolments.userId) })
+      .from(enrolments)
+      .where(following);
+    expect(await countPlatformLearners(handle.db)).toBe(people!.n);
+    expect(people!.n).toBe(3);
+    const [all] = await handle.db.select({ n: count() }).from(enrolments);
+    expect(all!.n).toBe(6);
   });
 });

@@ -19,7 +19,6 @@ import { canAuthor } from "~/.server/courses/policy";
 import { createCourse, updateCourse } from "~/.server/courses/authoring";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { courses, files } from "~/.server/db/schema";
-import { AppError } from "~/.server/errors";
 import { ingestUpload, uploadLimits } from "~/.server/files/ingest";
 import { deleteUnattachedFiles } from "~/.server/files/maintenance";
 import { createUploadServer } from "~/.server/files/uploads";
@@ -318,8 +317,35 @@ describe("thumbnails", () => {
           uploadedBy: people.teacher.actor.id,
         },
       ),
-    ).rejects.toBeInstanceOf(AppError);
+    ).rejects.toMatchObject({ code: "unsupported" });
     expect(await handle.db.select().from(files).where(eq(files.id, "casse"))).toEqual([]);
+  });
+});
+
+describe("damaged and polyglot images", () => {
+  it("answers 415 in French to a truncated PNG and to a PNG header followed by HTML, as a cover or an attachment", async () => {
+    const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: "#05a" } })
+      .png()
+      .toBuffer();
+    const truncated = png.subarray(0, Math.floor(png.length * 0.6));
+    // The 8-byte signature and the IHDR chunk, then a page where the image data should be.
+    const polyglot = Buffer.concat([png.subarray(0, 33), Buffer.from("<html><script>alert(document.cookie)</script></html>".repeat(20))]);
+    const before = (await handle.db.select().from(files)).length;
+    for (const [name, bytes] of [
+      ["tronquee.png", truncated],
+      ["polyglotte.png", polyglot],
+    ] as const) {
+      for (const purpose of ["thumbnail", "lesson_attachment"] as const) {
+        await expect(
+          upload(bytes, { cookie: people.teacher.cookie, purpose, name, type: "image/png" }),
+          `${name} ${purpose}`,
+        ).rejects.toMatchObject({
+          status: 415,
+          message: expect.stringMatching(/^Cette image est endommagée ou n'est pas une vraie image/),
+        });
+      }
+    }
+    expect((await handle.db.select().from(files)).length).toBe(before);
   });
 });
 

@@ -11,7 +11,7 @@ import { FORUM_REQUIRED_MESSAGE } from "~/lib/forum";
 import { loader as reportsLoader, action as reportsAction } from "~/routes/admin/forum-signalements";
 import { action as forumAction, loader as forumLoader } from "~/routes/dashboard/forum";
 import { action as threadAction, loader as threadLoader } from "~/routes/dashboard/forum-sujet";
-import { createReply, createThread, createUser, type TestUser } from "../factories";
+import { createCourse, createReply, createThread, createUser, type TestUser } from "../factories";
 import { createTestAuth } from "../setup/auth";
 import { createTestDatabase } from "../setup/db";
 import { routeCaller } from "../setup/routes";
@@ -30,6 +30,8 @@ beforeAll(async () => {
   other = await createUser(handle.db, { firstName: "Moussa" });
   teacher = await createUser(handle.db, { role: "teacher" });
   admin = await createUser(handle.db, { role: "admin" });
+  // A moderator: the teacher of a course.
+  await createCourse(handle.db, { instructor: teacher });
 });
 afterAll(async () => handle?.close());
 

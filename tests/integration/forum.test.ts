@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { forumThreads, notifications } from "~/.server/db/schema";
+import { auditLog, forumThreads, notifications } from "~/.server/db/schema";
 import { AppError } from "~/.server/errors";
 import {
   countOpenReports,
@@ -19,7 +19,7 @@ import {
   toggleLike,
 } from "~/.server/forum";
 import { FORUM_REQUIRED_MESSAGE } from "~/lib/forum";
-import { createReply, createThread, createUser, type TestUser } from "../factories";
+import { createCourse, createReply, createThread, createUser, type TestUser } from "../factories";
 import { createTestDatabase } from "../setup/db";
 
 let handle: DatabaseHandle;
@@ -34,6 +34,8 @@ beforeAll(async () => {
   other = await createUser(handle.db, { firstName: "Moussa", lastName: "Diarra" });
   teacher = await createUser(handle.db, { role: "teacher", firstName: "Seydou", lastName: "Traoré" });
   admin = await createUser(handle.db, { role: "admin" });
+  // Moderators are the administrators and the teachers of a course.
+  await createCourse(handle.db, { instructor: teacher });
 });
 afterAll(async () => handle?.close());
 
@@ -145,6 +147,39 @@ describe("moderation", () => {
     expect((await listThreads(handle.db, admin)).threads.find((thread) => thread.id === id)?.hidden).toBe(true);
     await moderateThread(handle.db, teacher, id, "unhide");
     expect((await getThread(handle.db, other, id)).thread.hidden).toBe(false);
+  });
+
+  it("refuses a teacher without a course; the course's teacher and an admin moderate, each action in the audit log", async () => {
+    const newcomer = await createUser(handle.db, { role: "teacher", firstName: "Sans", lastName: "Cours" });
+    const { id } = await createThread(handle.db, learner, { title: "Sujet à épingler" });
+    const reply = await createReply(handle.db, other, { id }, "Une réponse");
+    for (const action of ["pin", "lock", "hide"] as const) {
+      expect(await refusal(moderateThread(handle.db, newcomer, id, action)), action).toMatchObject({ code: "forbidden" });
+    }
+    expect(await refusal(moderateReply(handle.db, newcomer, reply.id, "hide"))).toMatchObject({ code: "forbidden" });
+    expect((await getThread(handle.db, newcomer, id)).can.moderate).toBe(false);
+    expect((await getThread(handle.db, teacher, id)).can.moderate).toBe(true);
+    const [untouched] = await handle.db.select().from(forumThreads).where(eq(forumThreads.id, id));
+    expect(untouched).toMatchObject({ pinned: false, locked: false, hiddenAt: null });
+
+    await moderateThread(handle.db, teacher, id, "lock");
+    await moderateThread(handle.db, admin, id, "pin");
+    await moderateReply(handle.db, admin, reply.id, "hide");
+    const logged = await handle.db
+      .select()
+      .from(auditLog)
+      .where(sql`${auditLog.details}->>'threadId' = ${String(id)}`);
+    expect(logged.map((row) => [row.actorId, row.action]).sort()).toEqual(
+      [
+        [admin.id, "forum_reply_hide"],
+        [admin.id, "forum_thread_pin"],
+        [teacher.id, "forum_thread_lock"],
+      ].sort(),
+    );
+    expect(logged.find((row) => row.action === "forum_reply_hide")).toMatchObject({
+      targetUserId: other.id,
+      details: { replyId: reply.id },
+    });
   });
 
   it("hides a reply from readers but not from its author, and counts only visible replies", async () => {

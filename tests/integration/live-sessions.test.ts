@@ -74,7 +74,7 @@ afterAll(async () => {
   await handle?.close();
 });
 
-const form = (overrides: Record<string, string> = {}) => ({
+const form = (overrides: Record<string, string | undefined> = {}) => ({
   courseId: String(course.id),
   title: "Questions-réponses",
   description: "Préparez vos questions.",
@@ -122,6 +122,15 @@ describe("scheduling", () => {
     await expect(scheduleSession(handle.db, teacher, form({ durationMinutes: "7" }), linkRooms, T0)).rejects.toMatchObject({
       fieldErrors: { durationMinutes: expect.any(String) },
     });
+  });
+
+  it("an empty course choice asks for a course, not for a valid id", async () => {
+    for (const courseId of ["", undefined]) {
+      await expect(scheduleSession(handle.db, teacher, form({ courseId }), linkRooms, T0)).rejects.toMatchObject({
+        code: "invalid",
+        fieldErrors: { courseId: "Choisissez un cours." },
+      });
+    }
   });
 
   it("lets an admin schedule for any course; another teacher does not see the session", async () => {

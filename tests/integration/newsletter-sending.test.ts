@@ -13,15 +13,19 @@ import type { DatabaseHandle } from "~/.server/db/client";
 import { auditLog, jobs, mailOutbox, newsletterIssues, newsletterSubscriptions } from "~/.server/db/schema";
 import { createJobService } from "~/.server/jobs";
 import {
+  CONFIRMATION_DAYS,
+  countRecipients,
   NEWSLETTER_QUEUE,
   newsletterQueue,
   previewNewsletter,
+  sendNewsletter,
   sendNewsletterBatch,
   sendNewsletterTest,
   subscribeToNewsletter,
 } from "~/.server/newsletter";
 import { loader as exportLoader } from "~/routes/admin/newsletter-export";
 import { action as newsletterAction, loader as newsletterLoader } from "~/routes/admin/newsletter";
+import { action as confirmAction, loader as confirmLoader } from "~/routes/public/newsletter-confirmation";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/public/newsletter-desinscription";
 import { createSignedInUser } from "../factories";
 import { createTestAuth, routerContext, TEST_PUBLIC_URL } from "../setup/auth";
@@ -49,6 +53,9 @@ beforeAll(async () => {
     else actors.push({ id: user.id, role: role === "learner" ? "user" : role, email: user.email });
   }
   for (let index = 1; index <= SUBSCRIBERS; index += 1) await subscribeToNewsletter(handle.db, address(index));
+  // Subscribers who confirmed (as those from before double opt-in are): no mail of theirs is waiting.
+  await handle.db.update(newsletterSubscriptions).set({ pendingSince: null });
+  await handle.db.delete(jobs);
   await handle.db
     .update(newsletterSubscriptions)
     .set({ unsubscribedAt: new Date() })
@@ -78,17 +85,25 @@ async function runQueue() {
 const newsletterMails = () => handle.db.select().from(mailOutbox).where(like(mailOutbox.to, "abonne-%@lettre.ml"));
 
 describe("sending a newsletter", () => {
-  it("mails each active subscriber once, in batches, however often it is sent", async () => {
+  it("states the number of recipients first, then mails each confirmed subscriber once, in batches, however often it is sent", async () => {
     const page = await routeOutcome(() => asServer(newsletterLoader, args("/admin/newsletter", { cookie: cookies.admin })));
     const { token, active } = page.data as { token: string; active: number };
     expect(active).toBe(SUBSCRIBERS - 1);
-    const form = {
+    const draft = {
       intent: "send",
       token,
       subject: "Nouvelles sessions de janvier",
       body: "Bonjour à tous.\n\nLes inscriptions sont ouvertes.",
     };
 
+    // The first "send" is the confirmation step: the number of recipients, nothing sent.
+    const step = await routeOutcome(() => asServer(newsletterAction, args("/admin/newsletter", { cookie: cookies.admin, form: draft })));
+    expect(step).toMatchObject({ status: 200, data: { ok: true, confirmation: { token, recipients: SUBSCRIBERS - 1 } } });
+    expect(await handle.db.select().from(newsletterIssues)).toHaveLength(0);
+    expect(await handle.db.$count(jobs)).toBe(0);
+
+    // "Oui, envoyer", clicked twice: one newsletter.
+    const form = { ...draft, confirm: "oui" };
     const first = await routeOutcome(() => asServer(newsletterAction, args("/admin/newsletter", { cookie: cookies.admin, form })));
     const again = await routeOutcome(() => asServer(newsletterAction, args("/admin/newsletter", { cookie: cookies.admin, form })));
     expect(first).toMatchObject({ status: 303, location: "/admin/newsletter" });
@@ -136,7 +151,7 @@ describe("sending a newsletter", () => {
         newsletterAction,
         args("/admin/newsletter", {
           cookie: cookies.admin,
-          form: { intent: "send", token: "0123456789abcdef-vide", subject: " ", body: "" },
+          form: { intent: "send", token: "0123456789abcdef-vide", subject: " ", body: "", confirm: "oui" },
         }),
       ),
     );
@@ -204,9 +219,15 @@ describe("unsubscribing by the link", () => {
     expect(gone!.unsubscribedAt).not.toBeNull();
     expect((await routeOutcome(() => unsubscribeLoader(args(path)))).data).toMatchObject({ state: "done" });
 
-    // Subscribing again brings the address back.
+    // Subscribing again brings the address back, once confirmed again.
     expect(await subscribeToNewsletter(handle.db, address(1))).toMatchObject({ status: "subscribed" });
-    expect(await subscribeToNewsletter(handle.db, address(1))).toMatchObject({ status: "already" });
+    expect(await subscribeToNewsletter(handle.db, address(1))).toMatchObject({ status: "pending" });
+    await runQueue();
+    const confirmations = await handle.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.subject, "Confirmez votre abonnement à la lettre d'information"));
+    expect(confirmations.map((mail) => mail.to)).toEqual([address(1)]);
   });
 });
 
@@ -225,7 +246,7 @@ describe("the subscribers", () => {
       asServer(exportLoader, args("/admin/newsletter/abonnes.csv?statut=tous", { cookie: cookies.admin })),
     );
     expect(csv.status).toBe(200);
-    expect(csv.body).toContain("E-mail;Abonné le;Désinscrit le");
+    expect(csv.body).toContain("E-mail;Abonné le;En attente de confirmation depuis le;Désinscrit le");
     expect(csv.body!.split("\r\n").filter(Boolean)).toHaveLength(SUBSCRIBERS + 1);
     expect(await handle.db.select().from(auditLog).where(eq(auditLog.action, "newsletter_exported"))).toHaveLength(1);
   });
@@ -309,5 +330,72 @@ describe("trying a newsletter before sending it", () => {
       await expect(sendNewsletterTest(handle.db, actor, draft)).rejects.toMatchObject({ code: "forbidden" });
     }
     expect(await state()).toEqual(before);
+  });
+});
+
+describe("double opt-in", () => {
+  const confirmationLink = async (to: string) => {
+    const mails = await handle.db.select().from(mailOutbox).where(eq(mailOutbox.to, to));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe("Confirmez votre abonnement à la lettre d'information");
+    return new RegExp(`${TEST_PUBLIC_URL}/newsletter/confirmation\\?jeton=\\S+`).exec(mails[0]!.text)![0]!;
+  };
+
+  it("mails a new subscriber a signed link; until it is used the address waits « en attente » and receives nothing", async () => {
+    const newcomer = "nouvelle@lettre.test";
+    const confirmedBefore = await countRecipients(handle.db, { id: "x", role: "admin" });
+    expect(await subscribeToNewsletter(handle.db, newcomer)).toMatchObject({ status: "subscribed" });
+    await runQueue();
+    const link = await confirmationLink(newcomer);
+    const path = link.slice(TEST_PUBLIC_URL.length);
+
+    const waiting = await routeOutcome(() =>
+      asServer(newsletterLoader, args("/admin/newsletter?statut=en-attente", { cookie: cookies.admin })),
+    );
+    expect(waiting.data).toMatchObject({ active: confirmedBefore, pending: 2 });
+    expect((waiting.data as { subscribers: Array<{ email: string; pending: string | null }> }).subscribers).toContainEqual(
+      expect.objectContaining({ email: newcomer, pending: expect.any(String) }),
+    );
+    // A newsletter prepared now would not reach it.
+    const step = await routeOutcome(() =>
+      asServer(
+        newsletterAction,
+        args("/admin/newsletter", {
+          cookie: cookies.admin,
+          form: { intent: "send", token: "0123456789abcdef-opt-in", subject: "Essai", body: "Texte" },
+        }),
+      ),
+    );
+    expect(step.data).toMatchObject({ confirmation: { recipients: confirmedBefore } });
+
+    // Opening the link (or a scanner fetching it) confirms no one; the button does.
+    expect(await routeOutcome(() => confirmLoader(args(path)))).toMatchObject({ status: 200, data: { state: "confirm", email: newcomer } });
+    expect(await countRecipients(handle.db, { id: "x", role: "admin" })).toBe(confirmedBefore);
+    const done = await routeOutcome(() => confirmAction(args(path, { form: {} })));
+    expect(done).toMatchObject({ status: 200, data: { state: "done", email: newcomer } });
+    expect(await countRecipients(handle.db, { id: "x", role: "admin" })).toBe(confirmedBefore + 1);
+    // Used once: the link no longer works.
+    expect(await routeOutcome(() => confirmAction(args(path, { form: {} })))).toMatchObject({ status: 400, data: { state: "invalid" } });
+  });
+
+  it("refuses a forged, altered or expired link", async () => {
+    const late = "tardive@lettre.test";
+    const then = new Date(Date.now() - (CONFIRMATION_DAYS + 1) * 24 * 3600 * 1000);
+    await subscribeToNewsletter(handle.db, late, { now: then });
+    await runQueue();
+    const link = await confirmationLink(late);
+    const jeton = new URL(link).searchParams.get("jeton")!;
+    for (const token of [jeton, `${jeton.slice(0, -1)}${jeton.endsWith("A") ? "B" : "A"}`, "1.abc", ""]) {
+      const refused = await routeOutcome(() =>
+        confirmAction(args(`/newsletter/confirmation?jeton=${encodeURIComponent(token)}`, { form: {} })),
+      );
+      expect(refused, token).toMatchObject({ status: 400, data: { state: "invalid" } });
+    }
+    const [row] = await handle.db.select().from(newsletterSubscriptions).where(eq(newsletterSubscriptions.email, late));
+    expect(row!.pendingSince).not.toBeNull();
+    // A newsletter cannot be sent without the confirmation step.
+    await expect(
+      sendNewsletter(handle.db, { id: "x", role: "admin" }, { subject: "Sans étape", body: "Texte", token: "0123456789abcdef-direct" }),
+    ).rejects.toMatchObject({ code: "invalid" });
   });
 });

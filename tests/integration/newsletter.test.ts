@@ -1,9 +1,10 @@
+import { eq } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { clientIpContext, dbContext } from "~/.server/context";
 import type { DatabaseHandle } from "~/.server/db/client";
-import { newsletterSubscriptions, rateLimits } from "~/.server/db/schema";
-import { NEWSLETTER_RATE_LIMIT, subscribeToNewsletter } from "~/.server/newsletter";
+import { jobs, newsletterSubscriptions, rateLimits } from "~/.server/db/schema";
+import { NEWSLETTER_QUEUE, NEWSLETTER_RATE_LIMIT, subscribeToNewsletter } from "~/.server/newsletter";
 import { NEWSLETTER_MESSAGES } from "~/lib/newsletter";
 import { action } from "~/routes/public/newsletter";
 import { createTestDatabase } from "../setup/db";
@@ -18,6 +19,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await handle.db.delete(newsletterSubscriptions);
   await handle.db.delete(rateLimits);
+  await handle.db.delete(jobs);
 });
 
 const emails = async () => (await handle.db.select().from(newsletterSubscriptions)).map((row) => row.email);
@@ -31,17 +33,21 @@ describe("subscribeToNewsletter", () => {
     expect(await emails()).toEqual(["awa.traore@example.ml"]);
   });
 
-  it("makes a second subscription a friendly no-op, whatever the case or spaces", async () => {
+  it("makes a second subscription a friendly no-op, whatever the case or spaces: pending, then already once confirmed", async () => {
     await subscribeToNewsletter(handle.db, "moussa@example.ml");
-    expect(await subscribeToNewsletter(handle.db, "moussa@example.ml")).toEqual({ status: "already", email: "moussa@example.ml" });
-    expect(await subscribeToNewsletter(handle.db, " MOUSSA@example.ml\t")).toMatchObject({ status: "already" });
+    expect(await subscribeToNewsletter(handle.db, "moussa@example.ml")).toEqual({ status: "pending", email: "moussa@example.ml" });
+    expect(await subscribeToNewsletter(handle.db, " MOUSSA@example.ml\t")).toMatchObject({ status: "pending" });
     expect(await emails()).toEqual(["moussa@example.ml"]);
+    // One confirmation mail queued, not one per submit.
+    expect(await handle.db.$count(jobs, eq(jobs.queue, NEWSLETTER_QUEUE))).toBe(1);
+    await handle.db.update(newsletterSubscriptions).set({ pendingSince: null });
+    expect(await subscribeToNewsletter(handle.db, "moussa@example.ml")).toEqual({ status: "already", email: "moussa@example.ml" });
   });
 
   it("never creates duplicates under concurrent double submits", async () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => subscribeToNewsletter(handle.db, "fatou@example.ml")));
     expect(results.filter((r) => r.status === "subscribed")).toHaveLength(1);
-    expect(results.filter((r) => r.status === "already")).toHaveLength(7);
+    expect(results.filter((r) => r.status === "pending")).toHaveLength(7);
     expect(await emails()).toEqual(["fatou@example.ml"]);
   });
 
@@ -97,6 +103,8 @@ describe("POST /newsletter", () => {
     const first = await post({ email: "Kadiatou@Example.ml", website: "" });
     expect(first.data).toEqual({ status: "subscribed", message: NEWSLETTER_MESSAGES.subscribed });
     expect(first.init?.status ?? 200).toBe(200);
+    expect((await post({ email: "kadiatou@example.ml" })).data).toEqual({ status: "pending", message: NEWSLETTER_MESSAGES.pending });
+    await handle.db.update(newsletterSubscriptions).set({ pendingSince: null });
     expect((await post({ email: "kadiatou@example.ml" })).data).toEqual({ status: "already", message: NEWSLETTER_MESSAGES.already });
     expect(await emails()).toEqual(["kadiatou@example.ml"]);
   });

@@ -127,20 +127,20 @@ describe("who may review, and how often", () => {
 });
 
 describe("the figures: the imported baseline combined with the reviews written here", () => {
-  it("shows the seeded figures as imported, then adds the enrolments and the reviews", async () => {
+  it("shows the seeded rating as imported, then adds the reviews; learners are counted here only", async () => {
     const before = await figures("data-science");
     const seeded = (await handle.db.select().from(courses).where(eq(courses.slug, "data-science")))[0]!;
     expect(seeded).toMatchObject({ baselineStudentCount: 123, baselineRating: 4.8, baselineReviewCount: 123 });
-    expect(before).toEqual({ rating: 4.8, reviewCount: 123, studentCount: 123 });
+    expect(before).toEqual({ rating: 4.8, reviewCount: 123, studentCount: 0 });
 
     const course = { id: seeded.id };
     const learner = await enrolledLearner(course);
     await createReview(handle.db, learner, course, { rating: 1 });
-    // (4.8 × 123 + 1) / 124 = 4.769… → 4.8; 124 reviews; 124 learners.
-    expect(await figures("data-science")).toEqual({ rating: 4.8, reviewCount: 124, studentCount: 124 });
+    // (4.8 × 123 + 1) / 124 = 4.769… → 4.8; 124 reviews; 1 learner (the imported 123 are not added).
+    expect(await figures("data-science")).toEqual({ rating: 4.8, reviewCount: 124, studentCount: 1 });
     // The catalogue's cached list follows (course_reviews is one of its tables).
     const listed = (await listPublishedCourses(handle.db)).find((row) => row.slug === "data-science")!;
-    expect(listed).toMatchObject({ rating: 4.8, reviewCount: 124, studentCount: 124 });
+    expect(listed).toMatchObject({ rating: 4.8, reviewCount: 124, studentCount: 1 });
   });
 
   it("has no rating until a first review, then the average of the reviews written here", async () => {

@@ -38,11 +38,13 @@ export async function listLevels(db: Database) {
 }
 
 /**
- * "N étudiants" on a course: the learners it had before the platform (the imported figure, kept in
- * courses.baseline_student_count) plus its learners here (course_learner_counts, kept by learning).
+ * "N étudiants" on a course: its learners here (course_learner_counts, kept by learning in the
+ * transaction that opens or closes an enrolment: active, completed or paused, not pending or
+ * cancelled). The imported figure (courses.baseline_student_count) is never added to it; the course
+ * page states it apart (docs/decisions/0044-public-student-counts.md).
  */
 export const publicStudentCount =
-  sql<number>`${courses.baselineStudentCount} + coalesce((select ${courseLearnerCounts.learners} from ${courseLearnerCounts} where ${courseLearnerCounts.courseId} = ${courses.id}), 0)`.mapWith(
+  sql<number>`coalesce((select ${courseLearnerCounts.learners} from ${courseLearnerCounts} where ${courseLearnerCounts.courseId} = ${courses.id}), 0)`.mapWith(
     Number,
   );
 
@@ -149,6 +151,7 @@ async function readCourseBySlug(db: Database, slug: string) {
       objectives: courses.objectives,
       maxStudents: courses.maxStudents,
       baselineReviewCount: courses.baselineReviewCount,
+      baselineStudentCount: courses.baselineStudentCount,
       updatedAt: courses.updatedAt,
     })
     .from(courses)

@@ -76,6 +76,31 @@ export function cleanFileName(name: string | null | undefined): string {
 
 const MAX_IMAGE_PIXELS = 50_000_000;
 
+const DAMAGED_IMAGE =
+  "Cette image est endommagée ou n'est pas une vraie image (fichier tronqué, ou autre chose derrière l'en-tête d'image) : enregistrez-la de nouveau en JPEG, PNG ou WebP, puis réessayez.";
+
+/**
+ * The width of an image decoded to its last pixel, or an AppError "unsupported" (415): a
+ * truncated file or a polyglot (an image header followed by HTML or script) passes the type
+ * check on its first bytes, but does not decode. Sharp fails on libvips' warnings too.
+ */
+async function decodableImageWidth(filePath: string): Promise<number> {
+  // Loaded on the first image (decision 0012): libvips weighs some 20 MB a process would carry idle.
+  const { default: sharp } = await import("sharp");
+  try {
+    const image = sharp(filePath, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "warning" });
+    const { width } = await image.metadata();
+    // stats() reads every pixel: a broken stream fails here rather than on the first resize.
+    await image.stats();
+    if (width) return width;
+  } catch (error) {
+    if (error instanceof Error && /pixel limit/i.test(error.message)) {
+      throw AppError.invalid({}, "Cette image est trop grande (50 mégapixels au plus).");
+    }
+  }
+  throw AppError.unsupported(DAMAGED_IMAGE);
+}
+
 /**
  * A thumbnail as WebP at 320, 640 and 1280 pixels wide (never enlarged: a small image gives fewer
  * widths), metadata stripped, orientation applied. Returns width → storage key.
@@ -86,15 +111,8 @@ async function storeThumbnailVariants(
   filePath: string,
   written: string[],
 ): Promise<Record<string, string>> {
-  // Loaded on the first image (decision 0012): libvips weighs some 20 MB a process would carry idle.
+  const width = await decodableImageWidth(filePath);
   const { default: sharp } = await import("sharp");
-  let width: number | undefined;
-  try {
-    width = (await sharp(filePath, { limitInputPixels: MAX_IMAGE_PIXELS }).metadata()).width;
-  } catch {
-    throw AppError.invalid({}, "Cette image est illisible ou trop grande (50 mégapixels au plus).");
-  }
-  if (!width) throw AppError.invalid({}, "Cette image est illisible.");
   const widths = thumbnailWidths.filter((target, index) => index === 0 || target <= width * 1.25);
   const variants: Record<string, string> = {};
   for (const target of widths) {
@@ -151,6 +169,8 @@ export async function ingestUpload(
       storedSize = (await storage.stat(storageKey))?.size ?? 0;
       storedType = "image/webp";
     } else {
+      // An image attachment is served as it is: it must be a whole image too.
+      if (contentType.startsWith("image/")) await decodableImageWidth(input.filePath);
       const extension = acceptedTypes[input.purpose][contentType] ?? "bin";
       storageKey = `${input.purpose === "lesson_video" ? "videos" : "attachments"}/${input.id}.${extension}`;
       written.push(storageKey);

@@ -4,30 +4,42 @@ import { forumReplies, forumThreads } from "../db/schema";
 
 /**
  * Who may do what in the forum, the one place these rules are written. Every signed-in person
- * reads and writes; authors edit and delete their own posts; teachers and administrators moderate
- * (pin, lock, hide) any; administrators deal with reports. A hidden post stays visible to its
- * author and to moderators only. A leaf module.
+ * reads and writes; authors edit and delete their own posts; administrators, and teachers who
+ * teach a course, moderate (pin, lock, hide); administrators deal with reports. A hidden post
+ * stays visible to its author and to the staff (teachers and administrators) only. A leaf module.
  */
 
 type PostFacts = { authorId: string | null; hiddenAt: Date | null };
 
-export function canModerateForum(actor: Actor | null): boolean {
+/** The staff: they see hidden posts and may still reply in a locked thread. */
+function isForumStaff(actor: Actor | null): boolean {
   return canTeach(actor);
 }
 
+/**
+ * Who pins, locks or hides a post: administrators, and teachers who teach at least one course
+ * (`taughtCourses`, counted by the caller). The forum is the institute's one community forum:
+ * a thread belongs to no course (forum_threads has no course_id), so "the teachers of the thread's
+ * course" cannot be checked; a teacher of some course is the nearest rule, and a teacher without
+ * any (a new or a former one) moderates nothing. Every moderation is written in the audit log.
+ */
+export function canModerateForum(actor: Actor | null, teaching: { taughtCourses: number }): boolean {
+  return isAdmin(actor) || (canTeach(actor) && teaching.taughtCourses > 0);
+}
+
 export function canReadPost(actor: Actor | null, post: PostFacts): boolean {
-  return post.hiddenAt === null || canModerateForum(actor) || isSelf(actor, post.authorId);
+  return post.hiddenAt === null || isForumStaff(actor) || isSelf(actor, post.authorId);
 }
 
 /** `canReadPost` for threads, as SQL. */
 export function visibleThreadsWhere(actor: Actor): SQL {
-  if (canModerateForum(actor)) return sql`true`;
+  if (isForumStaff(actor)) return sql`true`;
   return or(isNull(forumThreads.hiddenAt), eq(forumThreads.authorId, actor.id))!;
 }
 
 /** `canReadPost` for replies, as SQL. */
 export function visibleRepliesWhere(actor: Actor): SQL {
-  if (canModerateForum(actor)) return sql`true`;
+  if (isForumStaff(actor)) return sql`true`;
   return or(isNull(forumReplies.hiddenAt), eq(forumReplies.authorId, actor.id))!;
 }
 
@@ -39,9 +51,9 @@ export function canDeletePost(actor: Actor | null, post: PostFacts): boolean {
   return isSelf(actor, post.authorId);
 }
 
-/** A locked thread takes no more replies, except from moderators. */
+/** A locked thread takes no more replies, except from the staff. */
 export function canReply(actor: Actor | null, thread: PostFacts & { locked: boolean }): boolean {
-  return canReadPost(actor, thread) && (!thread.locked || canModerateForum(actor));
+  return canReadPost(actor, thread) && (!thread.locked || isForumStaff(actor));
 }
 
 /** One reports someone else's post, never one's own. */

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { fromDateTimeLocal } from "~/lib/dates";
 import { sessionDurations, sessionRooms } from "~/lib/live-sessions";
-import { LIMITS, optionalText, requiredText, serialIdSchema } from "~/lib/schemas";
+import { LIMITS, optionalText, requiredChoice, requiredText } from "~/lib/schemas";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { courses, enrolments, liveSessions } from "../db/schema";
@@ -45,7 +45,7 @@ const optionalUrl = z.preprocess(
 );
 
 export const sessionFormSchema = z.object({
-  courseId: serialIdSchema.pipe(z.number({ error: "Choisissez un cours." })),
+  courseId: requiredChoice("Choisissez un cours."),
   title: requiredText({ label: "Le titre", max: LIMITS.title }),
   description: optionalText({ label: "La description", max: LIMITS.longText }),
   startsAt: z

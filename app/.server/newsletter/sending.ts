@@ -1,4 +1,3 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, count, desc, eq, gt, isNotNull, isNull, notExists, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { isoDay } from "~/lib/dates";
@@ -15,6 +14,14 @@ import { AppError, validate } from "../errors";
 import { toCsv } from "../http/csv";
 import { enqueueJob } from "../jobs";
 import { loadInstituteIdentity, renderActionMail, sendMail, type MailEnv } from "../mail";
+import {
+  NEWSLETTER_QUEUE,
+  parseSubscriptionToken,
+  sameSignature,
+  sendConfirmationMail,
+  subscriptionSignature,
+  type NewsletterConfirmJob,
+} from "./confirmation";
 
 export const newsletterAdminMessages = { forbidden: "La lettre d'information est gérée par les administrateurs." } as const;
 
@@ -24,13 +31,9 @@ function assertCanManageNewsletter(actor: Actor | null | undefined): asserts act
 
 /* ---------- The unsubscribe link: signed, so that it works without signing in ---------- */
 
-function signature(secret: string, subscriptionId: number, email: string): string {
-  return createHmac("sha256", secret).update(`newsletter-unsubscribe:${subscriptionId}:${email}`).digest("base64url").slice(0, 32);
-}
-
 /** The token of a subscriber's unsubscribe link: its id and a signature of id and address. */
 export function unsubscribeToken(secret: string, subscription: { id: number; email: string }): string {
-  return `${subscription.id}.${signature(secret, subscription.id, subscription.email)}`;
+  return `${subscription.id}.${subscriptionSignature(secret, "unsubscribe", subscription.id, subscription.email)}`;
 }
 
 export function unsubscribeUrl(publicUrl: string, token: string): string {
@@ -39,16 +42,13 @@ export function unsubscribeUrl(publicUrl: string, token: string): string {
 
 /** The subscription a token names, if its signature holds; null for anything else. */
 export async function subscriptionOfToken(db: Database, secret: string, token: unknown) {
-  if (typeof token !== "string" || token.length > 80) return null;
-  const match = /^(\d{1,10})\.([A-Za-z0-9_-]{32})$/.exec(token);
-  if (!match) return null;
-  const id = Number(match[1]);
-  if (id > 2_147_483_647) return null;
-  const [subscription] = await db.select().from(newsletterSubscriptions).where(eq(newsletterSubscriptions.id, id));
+  const parsed = parseSubscriptionToken(token);
+  if (!parsed) return null;
+  const [subscription] = await db.select().from(newsletterSubscriptions).where(eq(newsletterSubscriptions.id, parsed.id));
   if (!subscription) return null;
-  const expected = Buffer.from(signature(secret, subscription.id, subscription.email));
-  const given = Buffer.from(match[2]!);
-  return expected.length === given.length && timingSafeEqual(expected, given) ? subscription : null;
+  return sameSignature(subscriptionSignature(secret, "unsubscribe", subscription.id, subscription.email), parsed.signature)
+    ? subscription
+    : null;
 }
 
 /**
@@ -80,15 +80,18 @@ export function parseSubscriberFilters(params: URLSearchParams): SubscriberFilte
   return { status: parsed.statut, q: parsed.q, page: parsed.page };
 }
 
+/** Who receives newsletters: subscribed, and confirmed (double opt-in). */
+const confirmedSubscribers = and(isNull(newsletterSubscriptions.unsubscribedAt), isNull(newsletterSubscriptions.pendingSince));
+
+const statusWhere: Record<SubscriberFilter, SQL | undefined> = {
+  actifs: confirmedSubscribers,
+  "en-attente": and(isNull(newsletterSubscriptions.unsubscribedAt), isNotNull(newsletterSubscriptions.pendingSince)),
+  desinscrits: isNotNull(newsletterSubscriptions.unsubscribedAt),
+  tous: undefined,
+};
+
 function subscriberWhere(filters: Pick<SubscriberFilters, "status" | "q">): SQL | undefined {
-  return and(
-    filters.status === "actifs"
-      ? isNull(newsletterSubscriptions.unsubscribedAt)
-      : filters.status === "desinscrits"
-        ? isNotNull(newsletterSubscriptions.unsubscribedAt)
-        : undefined,
-    filters.q ? containsText(filters.q, newsletterSubscriptions.email) : undefined,
-  );
+  return and(statusWhere[filters.status], filters.q ? containsText(filters.q, newsletterSubscriptions.email) : undefined);
 }
 
 export async function listSubscribers(db: Database, actor: Actor, filters: SubscriberFilters) {
@@ -110,7 +113,8 @@ export async function listSubscribers(db: Database, actor: Actor, filters: Subsc
     }),
     db
       .select({
-        active: sql<number>`count(*) filter (where ${newsletterSubscriptions.unsubscribedAt} is null)::int`,
+        active: sql<number>`count(*) filter (where ${confirmedSubscribers})::int`,
+        pending: sql<number>`count(*) filter (where ${statusWhere["en-attente"]})::int`,
         unsubscribed: sql<number>`count(*) filter (where ${newsletterSubscriptions.unsubscribedAt} is not null)::int`,
       })
       .from(newsletterSubscriptions),
@@ -121,6 +125,7 @@ export async function listSubscribers(db: Database, actor: Actor, filters: Subsc
     page,
     pageCount,
     active: totals?.active ?? 0,
+    pending: totals?.pending ?? 0,
     unsubscribed: totals?.unsubscribed ?? 0,
   };
 }
@@ -134,8 +139,13 @@ export async function exportSubscribersCsv(db: Database, actor: Actor, filters: 
     .where(subscriberWhere(filters))
     .orderBy(desc(newsletterSubscriptions.createdAt), desc(newsletterSubscriptions.id));
   const body = toCsv(
-    ["E-mail", "Abonné le", "Désinscrit le"],
-    rows.map((row) => [row.email, isoDay(row.createdAt), row.unsubscribedAt ? isoDay(row.unsubscribedAt) : ""]),
+    ["E-mail", "Abonné le", "En attente de confirmation depuis le", "Désinscrit le"],
+    rows.map((row) => [
+      row.email,
+      isoDay(row.createdAt),
+      row.pendingSince && !row.unsubscribedAt ? isoDay(row.pendingSince) : "",
+      row.unsubscribedAt ? isoDay(row.unsubscribedAt) : "",
+    ]),
   );
   await recordAudit(db, { actorId: actor.id, action: "newsletter_exported", details: { count: rows.length, statut: filters.status } });
   return { filename: `abonnes-newsletter-${isoDay(now)}.csv`, body, count: rows.length };
@@ -160,7 +170,6 @@ export async function listIssues(db: Database, actor: Actor, limit = 20) {
 
 /* ---------- Sending, in batches through the jobs queue ---------- */
 
-export const NEWSLETTER_QUEUE = "newsletter.send";
 /** One job sends to this many subscribers, then queues the next batch. */
 export const NEWSLETTER_BATCH_SIZE = 50;
 export type NewsletterBatchJob = { issueId: number; afterId: number };
@@ -174,13 +183,35 @@ export const newsletterSchema = z.object({
   token: z.string().trim().min(16, "Formulaire expiré : rechargez la page.").max(LIMITS.textId, "Formulaire expiré : rechargez la page."),
 });
 
+/** The second step: the administrator saw how many would receive it and said yes. */
+const confirmedSendSchema = newsletterSchema.extend({
+  confirm: z.literal("oui", { error: "Confirmez l'envoi : le nombre de destinataires vous est montré avant." }),
+});
+
+/** How many would receive a newsletter sent now: the confirmed subscribers. */
+export async function countRecipients(db: Database, actor: Actor) {
+  assertCanManageNewsletter(actor);
+  return db.$count(newsletterSubscriptions, confirmedSubscribers);
+}
+
 /**
- * Sends a newsletter to every active subscriber: the newsletter is kept, logged, and its first
- * batch queued, in one transaction. The same form sent again (same token) sends nothing more.
+ * The confirmation step before sending: the newsletter checked as it would be sent, and the number
+ * of subscribers who would receive it. Nothing is written.
+ */
+export async function prepareNewsletter(db: Database, actor: Actor, input: unknown) {
+  assertCanManageNewsletter(actor);
+  const data = validate(newsletterSchema, input);
+  return { ...data, recipients: await countRecipients(db, actor) };
+}
+
+/**
+ * Sends a newsletter to every confirmed subscriber, once confirmed on the step that showed their
+ * number (`confirm: "oui"`): the newsletter is kept, logged, and its first batch queued, in one
+ * transaction. The same form sent again (same token) sends nothing more.
  */
 export async function sendNewsletter(db: Database, actor: Actor, input: unknown, now = new Date()) {
   assertCanManageNewsletter(actor);
-  const data = validate(newsletterSchema, input);
+  const data = validate(confirmedSendSchema, input);
   return db.transaction(async (tx) => {
     const [issue] = await tx
       .insert(newsletterIssues)
@@ -191,10 +222,7 @@ export async function sendNewsletter(db: Database, actor: Actor, input: unknown,
       const [first] = await tx.select({ id: newsletterIssues.id }).from(newsletterIssues).where(eq(newsletterIssues.token, data.token));
       return { issueId: first!.id, created: false as const };
     }
-    const [active] = await tx
-      .select({ value: count() })
-      .from(newsletterSubscriptions)
-      .where(isNull(newsletterSubscriptions.unsubscribedAt));
+    const [active] = await tx.select({ value: count() }).from(newsletterSubscriptions).where(confirmedSubscribers);
     await recordAudit(tx, {
       actorId: actor.id,
       action: "newsletter_sent",
@@ -273,7 +301,7 @@ export async function sendNewsletterBatch(db: Database, services: NewsletterServ
     .where(
       and(
         gt(newsletterSubscriptions.id, job.afterId),
-        isNull(newsletterSubscriptions.unsubscribedAt),
+        confirmedSubscribers,
         notExists(
           db
             .select({ one: sql`1` })
@@ -356,13 +384,15 @@ export async function sendNewsletterTestMail(db: Database, services: NewsletterS
   await sendMail(db, services.mailEnv, mail);
 }
 
-/** The jobs service's definition of the newsletter's queue (app/.server/http/app.ts): batches, and trials. */
+/** The jobs service's definition of the newsletter's queue (app/.server/http/app.ts): batches, trials, confirmation mails. */
 export function newsletterQueue(services: NewsletterServices & { db: Database }) {
   return {
     queue: NEWSLETTER_QUEUE,
-    run: (payload: NewsletterBatchJob | NewsletterTestJob, { now }: { now: () => Date }) =>
+    run: (payload: NewsletterBatchJob | NewsletterTestJob | NewsletterConfirmJob, { now }: { now: () => Date }) =>
       "test" in payload
         ? sendNewsletterTestMail(services.db, services, payload)
-        : sendNewsletterBatch(services.db, services, payload, now()),
+        : "confirm" in payload
+          ? sendConfirmationMail(services.db, services, payload)
+          : sendNewsletterBatch(services.db, services, payload, now()),
   };
 }

@@ -5,6 +5,7 @@ import { fieldErrorsOf } from "~/lib/form-result";
 import { fromDateTimeLocal, toDateTimeLocal } from "~/lib/dates";
 import { correctionModes, QUIZ_DEFAULTS, round2, type QuizQuestion } from "~/lib/quiz";
 import { questionsWithPendingType, type QuizFormValues } from "~/lib/quiz-form";
+import { requiredChoice } from "~/lib/schemas";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { courses, lessons, quizAttempts, quizzes } from "../db/schema";
@@ -52,10 +53,7 @@ const questionSchema = z
 const quizSchema = z.object({
   title: z.string().trim().min(1, "Saisissez un titre.").max(200, "200 caractères au plus."),
   description: z.string().trim().max(5000, "5 000 caractères au plus."),
-  courseId: z
-    .string()
-    .regex(/^\d{1,9}$/, "Choisissez un cours.")
-    .transform(Number),
+  courseId: requiredChoice("Choisissez un cours."),
   lessonId: z
     .string()
     .regex(/^(\d{1,9})?$/, "Choisissez une leçon de la liste.")

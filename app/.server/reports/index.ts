@@ -53,3 +53,4 @@ export {
 export { buildReport, isReportKind, reportKinds, type ReportKind } from "./documents";
 export { myDataCsvFiles, myDataJson, myDataZip, readMyData, type MyData } from "./learner-data";
 export { collectedRevenue, commissionsEarned, netRevenue, refundsMade, revenueFigures, type RevenueFigures } from "./revenue";
+export { countPlatformLearners } from "./public-figures";

@@ -15,6 +15,17 @@ function roleName(value: unknown): string {
   return isRole(value) ? roleLabels[value] : String(value ?? "?");
 }
 
+const forumModerationWords: Record<string, string> = {
+  forum_thread_pin: "a épinglé le sujet",
+  forum_thread_unpin: "a désépinglé le sujet",
+  forum_thread_lock: "a verrouillé le sujet",
+  forum_thread_unlock: "a déverrouillé le sujet",
+  forum_thread_hide: "a masqué le sujet",
+  forum_thread_unhide: "a rétabli le sujet",
+  forum_reply_hide: "a masqué une réponse du sujet",
+  forum_reply_unhide: "a rétabli une réponse du sujet",
+};
+
 /** One sentence per entry, in French: who did what to whom. */
 export function describeAudit(entry: AuditEntryView): string {
   const target = entry.targetName?.trim() || entry.targetEmail || "un compte supprimé";
@@ -49,6 +60,15 @@ export function describeAudit(entry: AuditEntryView): string {
       return `a repris l'inscription de ${target}`;
     case "enrolment_cancelled":
       return `a annulé l'inscription de ${target}`;
+    case "forum_thread_pin":
+    case "forum_thread_unpin":
+    case "forum_thread_lock":
+    case "forum_thread_unlock":
+    case "forum_thread_hide":
+    case "forum_thread_unhide":
+    case "forum_reply_hide":
+    case "forum_reply_unhide":
+      return `${forumModerationWords[entry.action]} « ${String(entry.details.title ?? "")} » (forum, message de ${target})`;
     default:
       return `${entry.action} (${target})`;
   }

@@ -7,6 +7,7 @@ import {
   listIssues,
   listSubscribers,
   parseSubscriberFilters,
+  prepareNewsletter,
   previewNewsletter,
   sendNewsletter,
   sendNewsletterTest,
@@ -31,7 +32,9 @@ import { Pager } from "~/components/ui/pager";
 
 /**
  * /admin/newsletter: write a newsletter, see it as subscribers will, try it on one's own address,
- * send it to every subscriber; the subscribers, searched and exported.
+ * send it to every confirmed subscriber after a step that states how many (works without
+ * JavaScript: the step is the action's answer, its form posts `confirm=oui`); the subscribers,
+ * searched and exported.
  */
 
 const PATH = "/admin/newsletter";
@@ -49,6 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // A new token each time the form is shown: the same form sent twice is one newsletter.
     token: randomUUID(),
     active: list.active,
+    pending: list.pending,
     unsubscribed: list.unsubscribed,
     total: list.total,
     pages: list.pageCount,
@@ -58,6 +62,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       email: row.email,
       since: formatDate(row.createdAt),
       unsubscribed: row.unsubscribedAt ? formatDate(row.unsubscribedAt) : null,
+      pending: row.pendingSince && !row.unsubscribedAt ? formatDate(row.pendingSince) : null,
     })),
     issues: issues.map((issue) => ({
       id: issue.id,
@@ -77,15 +82,17 @@ const actionSchema = z.object({
   subject: z.string().optional(),
   body: z.string().optional(),
   token: z.string().optional(),
+  confirm: z.string().optional(),
 });
 
 type Draft = { subject: string; body: string };
+type Confirmation = { token: string; recipients: number };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
   const parsed = actionSchema.safeParse(form);
   if (!parsed.success) return formFailure(parsed.error);
-  const { intent, subject = "", body = "", token } = parsed.data;
+  const { intent, subject = "", body = "", token, confirm } = parsed.data;
   const db = context.get(dbContext);
   const admin = context.get(userContext);
   const values: Draft = { subject, body };
@@ -105,7 +112,17 @@ export async function action({ request, context }: Route.ActionArgs) {
         message: `Un essai part vers ${sentTo} : vérifiez votre boîte de réception.`,
       } satisfies FormSuccess<{ values: Draft }>;
     }
-    const result = await sendNewsletter(db, admin, { subject, body, token });
+    if (confirm !== "oui") {
+      // First "send": the step that states the number of recipients; nothing leaves yet.
+      const prepared = await prepareNewsletter(db, admin, { subject, body, token });
+      return {
+        ok: true,
+        intent,
+        values,
+        confirmation: { token: prepared.token, recipients: prepared.recipients },
+      } satisfies FormSuccess<{ values: Draft; confirmation: Confirmation }>;
+    }
+    const result = await sendNewsletter(db, admin, { subject, body, token, confirm });
     return redirectWithToast(
       PATH,
       {
@@ -132,11 +149,12 @@ function pageHref(filters: { status: string; q: string }, page: number) {
 }
 
 export default function NewsletterAdminPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { filters, token, active, unsubscribed, total, pages, subscribers, issues, exportHref } = loaderData;
+  const { filters, token, active, pending, unsubscribed, total, pages, subscribers, issues, exportHref } = loaderData;
   const failure = failureOf<Draft>(actionData);
   const done = actionData && actionData.ok ? actionData : null;
   const draft = failure?.values ?? done?.values;
   const preview = done && "preview" in done ? done.preview : null;
+  const confirmation = done && "confirmation" in done ? done.confirmation : null;
   const sending = usePendingIntent("send");
   const testing = usePendingIntent("test");
   const filtered = filters.status !== "actifs" || filters.q !== "";
@@ -145,7 +163,8 @@ export default function NewsletterAdminPage({ loaderData, actionData }: Route.Co
       <div>
         <h1 className="text-2xl font-bold text-slate-900">Lettre d'information</h1>
         <p className="mt-1 text-slate-600">
-          {plural(active, "abonné", "abonnés")} · {plural(unsubscribed, "désinscrit", "désinscrits")}
+          {plural(active, "abonné confirmé", "abonnés confirmés")} · {plural(pending, "adresse", "adresses")} en attente de confirmation ·{" "}
+          {plural(unsubscribed, "désinscrit", "désinscrits")}
         </p>
       </div>
 
@@ -177,11 +196,33 @@ export default function NewsletterAdminPage({ loaderData, actionData }: Route.Co
             <Button type="submit" name="intent" value="test" variant="outline" disabled={testing}>
               {testing ? "Envoi de l'essai..." : "M'envoyer un essai"}
             </Button>
-            <Button type="submit" name="intent" value="send" disabled={sending || active === 0}>
-              {sending ? "Envoi..." : `Envoyer à ${plural(active, "abonné", "abonnés")}`}
+            <Button type="submit" name="intent" value="send" disabled={active === 0}>
+              Envoyer…
             </Button>
           </div>
         </Form>
+        {confirmation ? (
+          <section aria-labelledby="confirm-title" className="space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4">
+            <h3 id="confirm-title" className="font-semibold text-slate-900">
+              Envoyer « {draft?.subject} » à {plural(confirmation.recipients, "abonné confirmé", "abonnés confirmés")} ?
+            </h3>
+            <p className="text-sm text-slate-700">
+              L'envoi ne peut pas être annulé. Les adresses en attente de confirmation et les désinscrits ne la reçoivent pas.
+            </p>
+            <Form method="post" className="flex flex-wrap gap-2">
+              <input type="hidden" name="subject" value={draft?.subject ?? ""} />
+              <input type="hidden" name="body" value={draft?.body ?? ""} />
+              <input type="hidden" name="token" value={confirmation.token} />
+              <input type="hidden" name="confirm" value="oui" />
+              <Button type="submit" name="intent" value="send" disabled={sending}>
+                {sending ? "Envoi..." : `Oui, envoyer à ${plural(confirmation.recipients, "abonné", "abonnés")}`}
+              </Button>
+              <a href={PATH} className={buttonClasses({ variant: "outline" })}>
+                Annuler
+              </a>
+            </Form>
+          </section>
+        ) : null}
         {preview ? (
           <section aria-labelledby="preview-title" className="space-y-3 rounded-md border border-slate-200 bg-slate-50 p-4">
             <h3 id="preview-title" className="text-sm font-semibold tracking-wide text-slate-600 uppercase">
@@ -259,7 +300,11 @@ export default function NewsletterAdminPage({ loaderData, actionData }: Route.Co
                 <li key={row.id} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-4 py-2 text-sm">
                   <span className="font-medium break-all text-slate-900">{row.email}</span>
                   <span className="text-slate-600 sm:ml-auto">
-                    {row.unsubscribed ? `désinscrit le ${row.unsubscribed}` : `abonné depuis le ${row.since}`}
+                    {row.unsubscribed
+                      ? `désinscription le ${row.unsubscribed}`
+                      : row.pending
+                        ? `en attente de confirmation depuis le ${row.pending}`
+                        : `abonnement depuis le ${row.since}`}
                   </span>
                 </li>
               ))}

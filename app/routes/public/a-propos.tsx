@@ -6,7 +6,9 @@ import { buttonClasses } from "~/components/ui/button";
 import { getAboutPage } from "~/.server/about";
 import { getInstitute } from "~/.server/catalogue";
 import { dbContext } from "~/.server/context";
+import { countPlatformLearners } from "~/.server/reports";
 import { formatHighlight, QUOTE_ROTATION_MS } from "~/lib/about";
+import { plural } from "~/lib/format";
 import { pageMeta } from "~/lib/seo";
 import type { Route } from "./+types/a-propos";
 import { Icon } from "~/components/public/icon";
@@ -21,9 +23,14 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export async function loader({ context }: Route.LoaderArgs) {
   const db = context.get(dbContext);
-  const [institute, { highlights, leaders, quotes }] = await Promise.all([getInstitute(db), getAboutPage(db)]);
+  const [institute, { highlights, leaders, quotes }, learners] = await Promise.all([
+    getInstitute(db),
+    getAboutPage(db),
+    countPlatformLearners(db),
+  ]);
   return {
     highlights,
+    learners,
     leaders,
     quotes,
     institute: {
@@ -64,7 +71,7 @@ const expertises = [
 ];
 
 export default function About({ loaderData }: Route.ComponentProps) {
-  const { institute, highlights, leaders, quotes } = loaderData;
+  const { institute, highlights, learners, leaders, quotes } = loaderData;
   return (
     <main>
       {/* Hero */}
@@ -109,6 +116,13 @@ export default function About({ loaderData }: Route.ComponentProps) {
               </div>
             ))}
           </dl>
+          {/* Editorial figures are disclosed as such; the platform's own is counted (decision 0044). */}
+          <p className="mx-auto mt-6 max-w-5xl text-center text-sm text-slate-600">
+            Chiffres déclarés par l'institut depuis sa création, formations en salle comprises.
+            {learners > 0
+              ? ` Sur cette plateforme : ${plural(learners, "personne inscrite", "personnes inscrites")} à nos formations.`
+              : null}
+          </p>
         </section>
       )}
 

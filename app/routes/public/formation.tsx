@@ -120,7 +120,17 @@ export default function CoursePage({ loaderData, matches }: Route.ComponentProps
       label: "Programme",
       value: lessons.length > 0 ? plural(lessons.length, "leçon", "leçons") : plural(course.modules.length, "module", "modules"),
     },
-    { icon: "users" as const, label: "Inscrits", value: plural(course.studentCount, "étudiant", "étudiants") },
+    { icon: "users" as const, label: "Inscrits sur la plateforme", value: plural(course.studentCount, "étudiant", "étudiants") },
+    // The imported figure, apart and named as such (decision 0044), as imported reviews are.
+    ...(course.baselineStudentCount > 0
+      ? [
+          {
+            icon: "users" as const,
+            label: "Avant la plateforme",
+            value: `${plural(course.baselineStudentCount, "personne formée", "personnes formées")} par l'institut (chiffre importé)`,
+          },
+        ]
+      : []),
     ...(course.maxStudents ? [{ icon: "users" as const, label: "Places par session", value: String(course.maxStudents) }] : []),
     { icon: "award" as const, label: "Certification", value: "Certificat de l'institut" },
   ];

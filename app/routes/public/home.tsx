@@ -1,9 +1,11 @@
 import { Link } from "react-router";
 import { listPublishedCourses } from "~/.server/catalogue";
 import { dbContext } from "~/.server/context";
+import { countPlatformLearners } from "~/.server/reports";
 import { CourseCard, toCourseCardData } from "~/components/public/course-card";
 import { signInHref, signUpHref } from "~/components/public/links";
 import { buttonClasses } from "~/components/ui/button";
+import { plural } from "~/lib/format";
 import { pageMeta } from "~/lib/seo";
 import type { Route } from "./+types/home";
 import { Icon } from "~/components/public/icon";
@@ -12,8 +14,9 @@ import { Icon } from "~/components/public/icon";
 const HOME_COURSE_COUNT = 6;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const courses = await listPublishedCourses(context.get(dbContext), { limit: HOME_COURSE_COUNT });
-  return { courses: courses.map((course) => toCourseCardData(course, "home")) };
+  const db = context.get(dbContext);
+  const [courses, learners] = await Promise.all([listPublishedCourses(db, { limit: HOME_COURSE_COUNT }), countPlatformLearners(db)]);
+  return { courses: courses.map((course) => toCourseCardData(course, "home")), learners };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -115,14 +118,21 @@ export default function Home({ loaderData, matches }: Route.ComponentProps) {
                 Connexion
               </Link>
             </div>
-            <p className="mt-8 flex items-center gap-3 text-brand-100">
-              <span className="flex size-10 items-center justify-center rounded-full bg-white/10 ring-1 ring-white/20">
-                <Icon name="users" className="size-5 text-accent-500" aria-hidden="true" />
-              </span>
-              <span>
-                Déjà <strong className="font-bold text-white">plus de 500 étudiants</strong> formés avec nous
-              </span>
-            </p>
+            {/* Counted from enrolments, not an imported figure (docs/decisions/0044-public-student-counts.md). */}
+            {loaderData.learners > 0 ? (
+              <p className="mt-8 flex items-center gap-3 text-brand-100">
+                <span className="flex size-10 items-center justify-center rounded-full bg-white/10 ring-1 ring-white/20">
+                  <Icon name="users" className="size-5 text-accent-500" aria-hidden="true" />
+                </span>
+                <span>
+                  Déjà{" "}
+                  <strong className="font-bold text-white">
+                    {plural(loaderData.learners, "personne apprend", "personnes apprennent")}
+                  </strong>{" "}
+                  avec nous sur la plateforme
+                </span>
+              </p>
+            ) : null}
           </div>
 
           <div className="hidden lg:col-span-5 lg:block">

@@ -34,6 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const typed = typeof email === "string" ? email.slice(0, 300) : "";
   switch (result.status) {
     case "subscribed":
+    case "pending":
     case "already":
       return data<NewsletterResponse>({ status: result.status, message: NEWSLETTER_MESSAGES[result.status] });
     case "invalid":

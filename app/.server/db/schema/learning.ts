@@ -71,8 +71,8 @@ export const lessonProgress = pgTable(
 
 /**
  * How many learners each course has here (an enrolment opened and not cancelled), kept in step by
- * the learning capability in the transaction that opens or closes an enrolment. The course pages
- * add it to the imported figure (courses.baseline_student_count); the teachers' lists show it. A table of
+ * the learning capability in the transaction that opens or closes an enrolment. The public pages
+ * show it alone, the imported figure apart (decision 0044); the teachers' lists show it. A table of
  * its own so that a lesson marked done does not touch the cached catalogue.
  */
 export const courseLearnerCounts = pgTable("course_learner_counts", {

@@ -4,11 +4,17 @@
 import { integer, pgEnum, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { users } from "./auth";
 
-/** One row per address, ever: unsubscribing keeps the row (unsubscribed_at), subscribing again clears it. */
+/**
+ * One row per address, ever: unsubscribing keeps the row (unsubscribed_at), subscribing again clears it.
+ * Double opt-in: `pending_since` is set when an address is (re)subscribed and its confirmation mail
+ * queued, and cleared by the signed link of that mail; only rows without it receive newsletters.
+ * Null means confirmed, so the subscribers from before double opt-in stay confirmed with no backfill.
+ */
 export const newsletterSubscriptions = pgTable("newsletter_subscriptions", {
   id: serial("id").primaryKey(),
   email: text("email").notNull().unique(),
   unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+  pendingSince: timestamp("pending_since", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
