@@ -52,4 +52,4 @@ export function learnerSessionView(session: {
 
 /** Told to the teacher who plans (or moves) a session less than an hour ahead. */
 export const SHORT_NOTICE_REMINDER =
-  "Elle commence dans moins d'une heure : le rappel « dans une heure » part dès maintenant aux apprenants inscrits, et à chaque nouvelle inscription.";
+  "Elle commence dans moins d'une heure : le rappel « dans une heure » part dès maintenant aux apprenants inscrits, et à chaque nouvelle inscription.";

@@ -13,7 +13,7 @@ export const passwordMessages = {
   common: "Ce mot de passe est trop courant : choisissez-en un moins facile à deviner.",
   containsEmail: "Le mot de passe ne doit pas contenir votre adresse e-mail.",
   blank: "Le mot de passe ne peut pas être fait que d'espaces.",
-  repeated: "Le mot de passe ne peut pas être un seul caractère répété (comme « aaaaaaaa ») : il se devine en quelques essais.",
+  repeated: "Le mot de passe ne peut pas être un seul caractère répété (comme « aaaaaaaa ») : il se devine en quelques essais.",
   contextWord: "Le mot de passe ne doit pas reposer sur le nom de l'institut, son sigle ou sa ville : ajoutez des mots à vous.",
   mismatch: "Les mots de passe ne correspondent pas.",
 } as const;

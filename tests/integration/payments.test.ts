@@ -21,6 +21,7 @@ import {
   recordCashPayment,
   refundPayment,
   startCheckout,
+  toWinAnsi,
 } from "~/.server/payments";
 import type { PaymentProvider } from "~/.server/payments/providers/provider";
 import { createSandboxProvider, SANDBOX_SIGNATURE_HEADER, signSandboxNotification } from "~/.server/payments/providers/sandbox";
@@ -335,7 +336,7 @@ describe("paying cash at the office", () => {
         learner.email,
         course.title,
         "Espèces, payées à l'institut",
-        formatFcfa(120000),
+        toWinAnsi(formatFcfa(120000)),
       ]),
     );
     await expect(getReceiptPdf(handle.db, await person("user", "Curieux"), outcome.reference)).rejects.toMatchObject({ code: "not_found" });

@@ -77,7 +77,7 @@ export function cleanFileName(name: string | null | undefined): string {
 const MAX_IMAGE_PIXELS = 50_000_000;
 
 const DAMAGED_IMAGE =
-  "Cette image est endommagée ou n'est pas une vraie image (fichier tronqué, ou autre chose derrière l'en-tête d'image) : enregistrez-la de nouveau en JPEG, PNG ou WebP, puis réessayez.";
+  "Cette image est endommagée ou n'est pas une vraie image (fichier tronqué, ou autre chose derrière l'en-tête d'image) : enregistrez-la de nouveau en JPEG, PNG ou WebP, puis réessayez.";
 
 /**
  * The width of an image decoded to its last pixel, or an AppError "unsupported" (415): a

@@ -27,6 +27,11 @@ export function canModerateForum(actor: Actor | null, teaching: { taughtCourses:
   return isAdmin(actor) || (canTeach(actor) && teaching.taughtCourses > 0);
 }
 
+/** Whether `canModerateForum` needs the courses `actor` teaches: administrators moderate without. */
+export function moderatesThroughTeaching(actor: Actor | null): boolean {
+  return canTeach(actor) && !isAdmin(actor);
+}
+
 export function canReadPost(actor: Actor | null, post: PostFacts): boolean {
   return post.hiddenAt === null || isForumStaff(actor) || isSelf(actor, post.authorId);
 }

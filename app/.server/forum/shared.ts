@@ -8,7 +8,7 @@ import type { Database } from "../db/client";
 import { courses, forumReplies, forumThreads, users } from "../db/schema";
 import { AppError, validate } from "../errors";
 import { consumeRateLimit, formatRetryAfter } from "../rate-limit";
-import { canReadPost } from "./policy";
+import { canReadPost, moderatesThroughTeaching } from "./policy";
 
 /** What the forum's reading, writing and moderation modules share: limits, inputs, lookups. */
 
@@ -93,6 +93,6 @@ export function asCategory(value: string): ForumCategory {
 
 /** How many courses `actor` teaches: what canModerateForum needs to know of a teacher. */
 export async function taughtCourses(db: Database, actor: Actor): Promise<{ taughtCourses: number }> {
-  if (actor.role !== "teacher") return { taughtCourses: 0 };
+  if (!moderatesThroughTeaching(actor)) return { taughtCourses: 0 };
   return { taughtCourses: await db.$count(courses, eq(courses.instructorId, actor.id)) };
 }

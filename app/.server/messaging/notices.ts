@@ -125,7 +125,7 @@ export async function sendMessageNotice(db: Database, job: MessageNoticeJob, now
       userId: actor.id,
       kind: "message_received",
       title: latest.title,
-      body: count > 1 ? `${count} messages non lus. Le dernier : ${latest.excerpt}` : latest.excerpt,
+      body: count > 1 ? `${count} messages non lus. Le dernier : ${latest.excerpt}` : latest.excerpt,
       link: conversationHref(job.conversationId, messagingAreaOf(actor)),
       key: `message:${job.conversationId}:${job.afterMessageId}`,
       now,

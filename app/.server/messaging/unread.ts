@@ -57,8 +57,8 @@ export async function latestUnreadMessage(db: Database, actor: Actor, conversati
   return {
     conversationId,
     messageId: row.messageId,
-    title: row.kind === "course" ? `Nouveau message dans le groupe « ${row.courseTitle ?? ""} »` : `Nouveau message de ${sender}`,
-    excerpt: row.kind === "course" ? `${sender} : ${excerptOf(row.body)}` : excerptOf(row.body),
+    title: row.kind === "course" ? `Nouveau message dans le groupe « ${row.courseTitle ?? ""} »` : `Nouveau message de ${sender}`,
+    excerpt: row.kind === "course" ? `${sender} : ${excerptOf(row.body)}` : excerptOf(row.body),
     href: conversationHref(conversationId, messagingAreaOf(actor)),
   };
 }

@@ -76,7 +76,7 @@ export async function sendConfirmationMail(
       greeting: "Bonjour,",
       paragraphs: [
         "Cette adresse a été inscrite à la lettre d'information de l'institut. Pour la recevoir, confirmez votre abonnement.",
-        `Le lien est valable ${CONFIRMATION_DAYS} jours. Si vous n'avez rien demandé, ignorez ce message : vous ne recevrez rien.`,
+        `Le lien est valable ${CONFIRMATION_DAYS} jours. Si vous n'avez rien demandé, ignorez ce message : vous ne recevrez rien.`,
       ],
       action: { label: "Confirmer mon abonnement", url: link },
       footnote: "Aucune lettre ne part vers une adresse qui n'a pas été confirmée.",

@@ -185,7 +185,7 @@ export const newsletterSchema = z.object({
 
 /** The second step: the administrator saw how many would receive it and said yes. */
 const confirmedSendSchema = newsletterSchema.extend({
-  confirm: z.literal("oui", { error: "Confirmez l'envoi : le nombre de destinataires vous est montré avant." }),
+  confirm: z.literal("oui", { error: "Confirmez l'envoi : le nombre de destinataires vous est montré avant." }),
 });
 
 /** How many would receive a newsletter sent now: the confirmed subscribers. */

@@ -68,7 +68,7 @@ export function describeAudit(entry: AuditEntryView): string {
     case "forum_thread_unhide":
     case "forum_reply_hide":
     case "forum_reply_unhide":
-      return `${forumModerationWords[entry.action]} « ${String(entry.details.title ?? "")} » (forum, message de ${target})`;
+      return `${forumModerationWords[entry.action]} « ${String(entry.details.title ?? "")} » (forum, message de ${target})`;
     default:
       return `${entry.action} (${target})`;
   }

@@ -37,7 +37,7 @@ export function NotificationsTab({
             <legend className="mb-1 font-medium text-slate-900">Messages non lus</legend>
             <p id="delai-messages-aide" className="text-sm text-slate-700">
               Un message arrivé pendant que vous êtes en ligne s'affiche aussitôt. S'il reste non lu, vous recevez une notification (et un
-              e-mail, si vous le cochez plus bas) par conversation, pas une par message :
+              e-mail, si vous le cochez plus bas) par conversation, pas une par message :
             </p>
             <div className="flex flex-wrap gap-x-6 gap-y-2">
               {messageNoticeDelays.map((choice) => (

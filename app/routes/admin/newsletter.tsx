@@ -204,7 +204,7 @@ export default function NewsletterAdminPage({ loaderData, actionData }: Route.Co
         {confirmation ? (
           <section aria-labelledby="confirm-title" className="space-y-3 rounded-md border border-amber-300 bg-amber-50 p-4">
             <h3 id="confirm-title" className="font-semibold text-slate-900">
-              Envoyer « {draft?.subject} » à {plural(confirmation.recipients, "abonné confirmé", "abonnés confirmés")} ?
+              Envoyer « {draft?.subject} » à {plural(confirmation.recipients, "abonné confirmé", "abonnés confirmés")} ?
             </h3>
             <p className="text-sm text-slate-700">
               L'envoi ne peut pas être annulé. Les adresses en attente de confirmation et les désinscrits ne la reçoivent pas.

@@ -120,7 +120,7 @@ export default function About({ loaderData }: Route.ComponentProps) {
           <p className="mx-auto mt-6 max-w-5xl text-center text-sm text-slate-600">
             Chiffres déclarés par l'institut depuis sa création, formations en salle comprises.
             {learners > 0
-              ? ` Sur cette plateforme : ${plural(learners, "personne inscrite", "personnes inscrites")} à nos formations.`
+              ? ` Sur cette plateforme : ${plural(learners, "personne inscrite", "personnes inscrites")} à nos formations.`
               : null}
           </p>
         </section>

@@ -57,7 +57,7 @@ export default function NewsletterConfirmation({ loaderData, actionData }: Route
         <div role="status" className="mt-6 flex items-start gap-3 rounded-lg border border-green-300 bg-green-50 p-5 text-green-900">
           <Icon name="circle-check" className="mt-0.5 size-6 shrink-0 text-green-700" aria-hidden="true" />
           <p className="font-medium break-words">
-            C'est confirmé : l'adresse {email} recevra la lettre d'information. Chaque lettre porte un lien pour se désinscrire en un clic.
+            C'est confirmé : l'adresse {email} recevra la lettre d'information. Chaque lettre porte un lien pour se désinscrire en un clic.
           </p>
         </div>
       ) : (
@@ -67,7 +67,7 @@ export default function NewsletterConfirmation({ loaderData, actionData }: Route
           className="mt-6 space-y-4"
         >
           <p className="break-words text-slate-700">
-            Recevoir la lettre d'information à l'adresse <strong className="font-semibold text-slate-900">{email}</strong> ?
+            Recevoir la lettre d'information à l'adresse <strong className="font-semibold text-slate-900">{email}</strong> ?
           </p>
           <Button type="submit">Confirmer mon abonnement</Button>
         </form>
