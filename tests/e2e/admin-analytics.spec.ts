@@ -32,7 +32,7 @@ for (const width of [360, 1280]) {
     await page.screenshot({ path: testInfo.outputPath(`analytics-overview-${width}.png`), fullPage: true });
     await expectNoSeriousA11yViolations(page);
 
-    const tabs = page.getByRole("navigation", { name: "Sections des analytics" });
+    const tabs = page.getByRole("navigation", { name: "Sections des statistiques" });
     await tabs.getByRole("link", { name: "Cours" }).click();
     await expect(page).toHaveURL(/onglet=cours/);
     await expect(page).toHaveURL(/periode=90j/);

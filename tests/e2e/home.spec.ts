@@ -35,8 +35,8 @@ test.describe("home page", () => {
     await expect(ai.getByText("Tech", { exact: true })).toBeVisible();
     await expect(ai.getByText("Avancé", { exact: true })).toBeVisible();
     await expect(ai.getByText("12 semaines")).toBeVisible();
-    // 245 learners before the platform (the imported figure), plus the seeded learners who follow it.
-    await expect(ai.getByText("249 étudiants")).toBeVisible();
+    // The learners who follow it here (the demo's four), never the imported 245 (decision 0044).
+    await expect(ai.getByText("4 étudiants")).toBeVisible();
     // Its reviews: the 245 imported with the rating (none written here yet), not the learners.
     await expect(ai.getByText("(245 avis)")).toBeVisible();
     await expect(ai.getByText("4,9")).toBeVisible();

@@ -18,6 +18,13 @@ test.describe("footer newsletter with JavaScript", () => {
     // A success empties the field.
     await expect(footer.getByLabel("Adresse e-mail")).toHaveValue("");
 
+    // Not confirmed yet: the same address is told to confirm, not welcomed twice.
+    await footer.getByLabel("Adresse e-mail").fill(email);
+    await footer.getByRole("button", { name: "S'abonner" }).click();
+    await expect(footer.getByText(PENDING)).toBeVisible();
+
+    await confirmByMail(page, email);
+    await page.goto("/a-propos");
     await footer.getByLabel("Adresse e-mail").fill(email);
     await footer.getByRole("button", { name: "S'abonner" }).click();
     await expect(footer.getByText(ALREADY)).toBeVisible();
@@ -50,6 +57,7 @@ test.describe("newsletter without JavaScript", () => {
     // The page sits in the public layout.
     await expect(page.getByRole("banner")).toBeVisible();
 
+    await confirmByMail(page, email);
     await page.goto("/newsletter");
     await page.getByRole("main").getByLabel("Votre adresse e-mail").fill(email);
     await page.getByRole("main").getByRole("button", { name: "S'abonner" }).click();
