@@ -1,10 +1,19 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
+import { linkIn } from "../setup/smtp";
 import { expectNoSeriousA11yViolations } from "./axe";
+import { waitForMail } from "./mailbox";
+import { NEWSLETTER_MESSAGES } from "~/lib/newsletter";
 
 const address = (tag: string) => `${tag}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.ml`;
-const SUBSCRIBED = "Merci ! Vous êtes maintenant abonné(e) à notre lettre d'information.";
-const ALREADY = "Vous êtes déjà abonné(e) : merci de votre fidélité !";
-const INVALID = "Veuillez saisir une adresse e-mail valide.";
+const { subscribed: SUBSCRIBED, pending: PENDING, already: ALREADY, invalid: INVALID } = NEWSLETTER_MESSAGES;
+
+/** Double opt-in: the link of the confirmation mail, then its button (a link alone confirms nothing). */
+async function confirmByMail(page: Page, email: string) {
+  const mail = await waitForMail(email, /^Confirmez votre abonnement/);
+  await page.goto(linkIn(mail.body, /https?:\/\/\S+\/newsletter\/confirmation\?jeton=[^\s"<>]+/));
+  await page.getByRole("button", { name: "Confirmer mon abonnement" }).click();
+  await expect(page.getByRole("main").getByText(/^C.est confirmé/)).toBeVisible();
+}
 
 test.describe("footer newsletter with JavaScript", () => {
   test("subscribes in place, then says so kindly the second time", async ({ page }) => {

@@ -98,6 +98,9 @@ test.describe("a lesson downloaded for offline use", () => {
     for (const [index, option] of ["11,8 V", "12,2 V", "12,7 V", "13,5 V"].entries())
       await dialog.getByLabel(`Option ${index + 1}`, { exact: true }).fill(option);
     await dialog.getByLabel("Option 2 : bonne réponse").check();
+    // A practice quiz: its correction after each submit, so it can be taken again after a pass.
+    await dialog.getByRole("tab", { name: /Paramètres/ }).click();
+    await dialog.getByLabel("Après chaque envoi").check();
     await dialog.getByRole("button", { name: "Créer le quiz" }).click();
     await patient(page.getByText("Le quiz a été créé avec succès.")).toBeVisible();
 
