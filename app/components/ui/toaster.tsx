@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { useHydrated } from "./use-hydrated";
 import { Toaster as Sonner, toast as showToast } from "sonner";
 
@@ -9,27 +9,17 @@ export type ToastMessage = {
   description?: string;
 };
 
-/** Sonner's own breakpoint for its mobile layout (full width, `mobileOffset`). */
-const PHONE_QUERY = "(max-width: 600px)";
-
 /**
- * Sonner's container for signed-in areas: one toast at a time, 5 seconds each, clear of the top
- * bar (its search, bell and the person's name): below it on a wide screen, at the bottom on a phone.
+ * Sonner's container for signed-in areas: one toast at a time, 5 seconds each, below the top bar
+ * (its search, bell and the person's name) on every width. Not at the bottom of a phone: there it
+ * covered the form buttons a learner reaches for (and a finger resting on it keeps it open).
  */
 export function Toaster() {
-  const [phone, setPhone] = useState(false);
-  useEffect(() => {
-    const query = window.matchMedia(PHONE_QUERY);
-    const update = () => setPhone(query.matches);
-    update();
-    query.addEventListener("change", update);
-    return () => query.removeEventListener("change", update);
-  }, []);
   return (
     <Sonner
-      position={phone ? "bottom-center" : "top-right"}
+      position="top-right"
       offset={{ top: "5rem", right: "1.5rem" }}
-      mobileOffset={{ bottom: "1rem", left: "1rem", right: "1rem" }}
+      mobileOffset={{ top: "4.5rem", left: "1rem", right: "1rem" }}
       visibleToasts={1}
       duration={5000}
       closeButton
