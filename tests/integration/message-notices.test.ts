@@ -155,7 +155,7 @@ describe("the delayed notice", () => {
     expect(await noticesOf(learner)).toEqual([
       {
         title: "Nouveau message de Seydou Konaté",
-        body: "3 messages non lus. Le dernier : Troisième message",
+        body: "3 messages non lus. Le dernier\u00a0: Troisième message",
         link: `/dashboard/messages/${conversationId}`,
       },
     ]);
