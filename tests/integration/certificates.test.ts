@@ -276,12 +276,13 @@ describe("verification, revocation and re-issue", () => {
     expect(mine.revoked).toEqual([expect.objectContaining({ code: certificate.code, revokedReason: "Fraude constatée à l'examen" })]);
     expect(mine.tiles).toMatchObject({ certificates: 0, credits: 0, inProgress: mine.inProgress.length });
     // Its holder no longer downloads it (PDF, signed file, badge); an admin still can (marked revoked).
+    // One at a time: a refusal started before it is awaited is an unhandled rejection.
     for (const download of [
-      getCertificatePdf(handle.db, services, learner, certificate.code),
-      getCertificateCredential(handle.db, learner, certificate.code),
-      getCertificateBadgePng(handle.db, learner, certificate.code),
+      () => getCertificatePdf(handle.db, services, learner, certificate.code),
+      () => getCertificateCredential(handle.db, learner, certificate.code),
+      () => getCertificateBadgePng(handle.db, learner, certificate.code),
     ])
-      expect(await refusal(download)).toMatchObject({ code: "forbidden" });
+      expect(await refusal(download())).toMatchObject({ code: "forbidden" });
     expect((await getCertificateCredential(handle.db, admin, certificate.code)).body).toBe(certificate.credential);
 
     // The holder is told once, in the app and by e-mail (always: not a preference), however many clicks.
