@@ -3,9 +3,23 @@ import type { Route } from "./+types/root";
 import appStylesheet from "./app.css?url";
 import publicStylesheet from "./public.css?url";
 import progressiveScript from "./enhance/progressive.ts?worker&url";
+import learnerScript from "./enhance/learner.ts?worker&url";
 
 /** The route id of the public site's layout (app/routes.ts): its pages get the lighter stylesheet. */
 const PUBLIC_LAYOUT_ID = "routes/public/layout";
+
+/**
+ * What a route module may say of its page in its `handle`:
+ * - `stylesheet: "app"`: a public page on the full stylesheet (it then hydrates React);
+ * - `hydrate`: whether React takes over the page; the deepest route that says it wins, and a page
+ *   none speaks for hydrates (teachers' and admins' areas);
+ * - `scripts`: the small scripts a page without React adds to the shared one (`?worker&url`).
+ */
+export interface PageHandle {
+  stylesheet?: "app";
+  hydrate?: boolean;
+  scripts?: string[];
+}
 
 export function Layout({ children }: { children: React.ReactNode }) {
   // Public pages load public.css (their classes only), the rest app.css (every class). React
@@ -14,13 +28,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // A public page can ask for the full sheet (handle.stylesheet = "app": the checkout, the lesson
   // preview), so that the first pages of a visit keep the lightest one.
   const matches = useMatches();
-  const isPublic =
-    matches.some((match) => match.id === PUBLIC_LAYOUT_ID) &&
-    !matches.some((match) => (match.handle as { stylesheet?: string } | undefined)?.stylesheet === "app");
+  const handles = matches.map((match) => (match.handle ?? {}) as PageHandle);
+  const isPublic = matches.some((match) => match.id === PUBLIC_LAYOUT_ID) && !handles.some((handle) => handle.stylesheet === "app");
   // The same public pages are not hydrated: they are complete HTML, links and forms work without
   // JavaScript, and React with its data would be ≈ 100 KB for a phone to download and run. A
   // small script adds what JavaScript improves there (app/enhance/progressive.ts); the signed-in
   // app and the public pages on the full sheet keep React. docs/decisions/0024-public-pages-without-react.md.
+  // The learner's space (/dashboard, /auth) is rendered the same way since issue 39: its routes say
+  // `hydrate: false`, and it loads app/enhance/learner.ts and the page's own scripts instead.
+  const hydrate = !isPublic && (handles.findLast((handle) => handle.hydrate !== undefined)?.hydrate ?? true);
+  const pageScripts = hydrate || isPublic ? [] : [learnerScript, ...handles.flatMap((handle) => handle.scripts ?? [])];
 
   return (
     <html lang="fr">
@@ -37,14 +54,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body className="min-h-screen bg-white font-sans text-slate-900 antialiased">
         {children}
-        {isPublic ? (
-          <script type="module" src={progressiveScript} />
-        ) : (
+        {isPublic ? <script type="module" src={progressiveScript} /> : null}
+        {pageScripts.map((src) => (
+          <script key={src} type="module" src={src} />
+        ))}
+        {hydrate ? (
           <>
             <ScrollRestoration />
             <Scripts />
           </>
-        )}
+        ) : null}
       </body>
     </html>
   );

@@ -4,3 +4,8 @@ import { expect, type Page } from "@playwright/test";
 export async function waitForHydration(page: Page) {
   await expect.poll(() => page.evaluate(() => Object.keys(document).some((key) => key.startsWith("__reactContainer")))).toBe(true);
 }
+
+/** Waits until a page without React (public or learner) has run its scripts (app/enhance/learner.ts marks the document). */
+export async function waitForEnhancement(page: Page) {
+  await expect(page.locator("html[data-enhanced=true]")).toHaveCount(1);
+}

@@ -22,6 +22,8 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
+export const handle = { hydrate: false };
+
 export const meta = () => [{ title: "Mes paiements" }];
 
 /** The learner's payments and receipts, newest first. */
