@@ -50,9 +50,9 @@ const OFFLINE_PUBLIC_FILES = ["hors-ligne.html", "manifest.webmanifest", "favico
 /**
  * The service worker (app/sw/service-worker.ts, Workbox's runtime modules) is built once the client
  * bundle is written, with the list of what it precaches: the app shell (stylesheets, the entry,
- * framework and root scripts, hashed) and the offline page with its icon. vite-plugin-pwa does not
- * support React Router's framework mode with server rendering yet; this is its injectManifest
- * step in a few lines. Output: build/client/sw.js. See docs/decisions/0026-offline-and-low-data.md.
+ * framework and root scripts, the enhancement scripts, hashed) and the offline page with its
+ * icon. vite-plugin-pwa does not support React Router's framework mode with server rendering yet;
+ * this is its injectManifest step in a few lines. Output: build/client/sw.js. See docs/decisions/0026-offline-and-low-data.md.
  */
 function serviceWorker(): Plugin {
   return {
@@ -60,8 +60,13 @@ function serviceWorker(): Plugin {
     apply: "build",
     applyToEnvironment: (environment) => environment.name === "client",
     async writeBundle(options, bundle) {
+      // The enhancement scripts of the pages without React (app/enhance/*, `?worker&url`) are
+      // emitted as assets, not chunks: all of them, so that a page never seen still needs no script.
       const shell = Object.keys(bundle).filter(
-        (file) => file.endsWith(".css") || /^assets\/(entry\.client|framework|root)-[\w-]+\.js$/.test(file),
+        (file) =>
+          file.endsWith(".css") ||
+          /^assets\/(entry\.client|framework|root)-[\w-]+\.js$/.test(file) ||
+          (bundle[file]!.type === "asset" && file.endsWith(".js")),
       );
       const publicDir = path.resolve(import.meta.dirname, "public");
       const precache = [

@@ -1,25 +1,12 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useMatches } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse } from "react-router";
 import type { Route } from "./+types/root";
 import appStylesheet from "./app.css?url";
 import publicStylesheet from "./public.css?url";
 import progressiveScript from "./enhance/progressive.ts?worker&url";
 import learnerScript from "./enhance/learner.ts?worker&url";
+import { usePageKind } from "./components/page-kind";
 
-/** The route id of the public site's layout (app/routes.ts): its pages get the lighter stylesheet. */
-const PUBLIC_LAYOUT_ID = "routes/public/layout";
-
-/**
- * What a route module may say of its page in its `handle`:
- * - `stylesheet: "app"`: a public page on the full stylesheet (it then hydrates React);
- * - `hydrate`: whether React takes over the page; the deepest route that says it wins, and a page
- *   none speaks for hydrates (teachers' and admins' areas);
- * - `scripts`: the small scripts a page without React adds to the shared one (`?worker&url`).
- */
-export interface PageHandle {
-  stylesheet?: "app";
-  hydrate?: boolean;
-  scripts?: string[];
-}
+export type { PageHandle } from "./components/page-kind";
 
 export function Layout({ children }: { children: React.ReactNode }) {
   // Public pages load public.css (their classes only), the rest app.css (every class). React
@@ -27,17 +14,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // waits for the new sheet before showing it; both then stay (same rules). docs/decisions/0009.
   // A public page can ask for the full sheet (handle.stylesheet = "app": the checkout, the lesson
   // preview), so that the first pages of a visit keep the lightest one.
-  const matches = useMatches();
-  const handles = matches.map((match) => (match.handle ?? {}) as PageHandle);
-  const isPublic = matches.some((match) => match.id === PUBLIC_LAYOUT_ID) && !handles.some((handle) => handle.stylesheet === "app");
+  const { isPublic, hydrate, scripts } = usePageKind();
   // The same public pages are not hydrated: they are complete HTML, links and forms work without
   // JavaScript, and React with its data would be ≈ 100 KB for a phone to download and run. A
   // small script adds what JavaScript improves there (app/enhance/progressive.ts); the signed-in
   // app and the public pages on the full sheet keep React. docs/decisions/0024-public-pages-without-react.md.
   // The learner's space (/dashboard, /auth) is rendered the same way since issue 39: its routes say
   // `hydrate: false`, and it loads app/enhance/learner.ts and the page's own scripts instead.
-  const hydrate = !isPublic && (handles.findLast((handle) => handle.hydrate !== undefined)?.hydrate ?? true);
-  const pageScripts = hydrate || isPublic ? [] : [learnerScript, ...handles.flatMap((handle) => handle.scripts ?? [])];
+  const pageScripts = hydrate || isPublic ? [] : [learnerScript, ...scripts];
 
   return (
     <html lang="fr">

@@ -7,6 +7,7 @@
  */
 import { all } from "./dom";
 import { enhanceForms } from "./forms";
+import { enhanceShell } from "./shell";
 
 /**
  * Any form: a second click sends nothing, and the button says it is working (its
@@ -69,6 +70,7 @@ function registerServiceWorker() {
   if (import.meta.env.PROD && "serviceWorker" in navigator) void navigator.serviceWorker.register("/sw.js").catch(() => {});
 }
 
+enhanceShell();
 enhanceConfirmations();
 enhancePendingForms();
 enhanceForms();

@@ -145,3 +145,7 @@ export function readSidebarCollapsed(cookieHeader: string | null | undefined): b
 export function sidebarCookieValue(collapsed: boolean, secure = false): string {
   return `${SIDEBAR_COOKIE}=${collapsed ? "collapsed" : "expanded"}; Path=/; Max-Age=${SIDEBAR_COOKIE_MAX_AGE}; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
+
+/** The collapse button's tip, in the server's HTML and when a script flips it. */
+export const collapseTitle = (collapsed: boolean) =>
+  collapsed ? "Déplier la barre latérale (Ctrl+B)" : "Réduire la barre latérale (Ctrl+B)";

@@ -12,7 +12,8 @@ type ListData = { items: NotificationView[]; unread: number };
 /**
  * The top bar's bell: the unread count, and the latest notifications in a popover (mark one or all
  * read, open one, see them all). Without JavaScript it is a link to the notifications page. Live:
- * a new notification updates the count at once and shows a toast.
+ * a new notification updates the count at once and shows a toast. On pages React does not hydrate
+ * (the learner's space) the link stays, and app/enhance/shell.ts gives it the same behaviours.
  */
 export function NotificationBell({ href, unread, userId }: { href: string; unread: number; userId: string }) {
   const hydrated = useHydrated();
@@ -71,22 +72,25 @@ export function NotificationBell({ href, unread, userId }: { href: string; unrea
     <>
       <Bell aria-hidden="true" className="size-5" />
       <span className="sr-only">Notifications</span>
-      {count > 0 && (
-        <span
-          data-testid="notifications-non-lues"
-          className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs leading-5 font-bold text-white"
-        >
-          {count > 99 ? "99+" : count}
-          <span className="sr-only">{count === 1 ? " non lue" : " non lues"}</span>
+      {/* Always in the page, hidden at zero: a script without React shows it (app/enhance/shell.ts). */}
+      <span
+        data-testid="notifications-non-lues"
+        data-unread-notifications=""
+        hidden={count === 0}
+        className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs leading-5 font-bold text-white"
+      >
+        <span data-count="">{count > 99 ? "99+" : count}</span>
+        <span className="sr-only" data-count-words="">
+          {count === 1 ? " non lue" : " non lues"}
         </span>
-      )}
+      </span>
     </>
   );
   const iconClasses = "relative flex rounded-md p-2 text-slate-700 hover:bg-slate-100";
 
   if (!hydrated) {
     return (
-      <Link to={href} className={iconClasses}>
+      <Link to={href} className={iconClasses} data-bell="">
         {content}
       </Link>
     );

@@ -39,7 +39,7 @@ export function NotificationIcon({ kind, className }: { kind: NotificationKind; 
  */
 export function NotificationList({ items, action, compact = false }: { items: NotificationView[]; action: string; compact?: boolean }) {
   return (
-    <ul className={cx("divide-y divide-slate-200", !compact && "rounded-lg border border-slate-200 bg-white")}>
+    <ul data-notification-list="" className={cx("divide-y divide-slate-200", !compact && "rounded-lg border border-slate-200 bg-white")}>
       {items.map((item) => (
         <NotificationRow key={item.id} item={item} action={action} compact={compact} />
       ))}
@@ -51,7 +51,11 @@ function NotificationRow({ item, action, compact }: { item: NotificationView; ac
   const fetcher = useFetcher();
   const read = item.read || fetcher.formData?.get("intent") === "read";
   return (
-    <li className={cx("flex items-start gap-3", compact ? "px-3 py-2.5" : "p-4", !read && "bg-brand-50/60")}>
+    <li
+      data-notification-id={item.id}
+      data-link={item.link ?? undefined}
+      className={cx("flex items-start gap-3", compact ? "px-3 py-2.5" : "p-4", !read && "bg-brand-50/60")}
+    >
       <NotificationIcon kind={item.kind} className={cx("mt-0.5 size-5 shrink-0", read ? "text-slate-500" : "text-brand-700")} />
       <Form method="post" action={action} className="min-w-0 flex-1">
         <input type="hidden" name="intent" value="open" />
@@ -59,9 +63,13 @@ function NotificationRow({ item, action, compact }: { item: NotificationView; ac
         <button type="submit" className="block w-full text-left focus-visible:outline-3 focus-visible:outline-accent-500">
           <span className={cx("block text-sm text-slate-900", !read && "font-semibold")}>
             {!read && <span className="sr-only">Non lue : </span>}
-            {item.title}
+            <span data-title="">{item.title}</span>
           </span>
-          {item.body && <span className={cx("block text-sm text-slate-700", compact && "line-clamp-2")}>{item.body}</span>}
+          {item.body && (
+            <span data-body="" className={cx("block text-sm text-slate-700", compact && "line-clamp-2")}>
+              {item.body}
+            </span>
+          )}
           <time dateTime={item.iso} title={item.at} className="mt-0.5 block text-xs text-slate-600">
             {item.when}
           </time>

@@ -9,9 +9,9 @@ import { Avatar } from "~/components/ui/avatar";
 import { cx } from "~/components/ui/control";
 import { LIMITS } from "~/lib/limits";
 import { NoScriptToast, Toaster, useServerToast, type ToastMessage } from "~/components/ui/toaster";
-import { Tooltip, TooltipProvider } from "~/components/ui/tooltip";
-import { SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE, isActivePath, type NavGroup, type ShellKind } from "~/lib/sidebar";
+import { collapseTitle, isActivePath, sidebarCookieValue, type NavGroup, type ShellKind } from "~/lib/sidebar";
 import { NavIconGlyph } from "./nav-icon";
+import { usePageKind } from "~/components/page-kind";
 
 export interface ShellUser {
   id: string;
@@ -38,7 +38,10 @@ const MOBILE_QUERY = "(max-width: 767.98px)";
 /**
  * The signed-in shell: a sidebar (collapsible, state in a 7-day cookie, Ctrl/Cmd+B), a slide-over
  * panel under 768 px (a <details> element, so it opens without JavaScript), the top bar and the
- * toasts. Everything here works without JavaScript; scripts only make it instant.
+ * toasts. Everything here works without JavaScript; scripts only make it instant. The markup is
+ * the same whether React hydrates the page (teachers, admins) or not (the learner's space, where
+ * app/enhance/shell.ts gives the same behaviours from the data-shell-* attributes): collapsing
+ * flips the root's data-collapsed, and the classes follow through the `collapsed:` variant.
  */
 export function AppShell(props: AppShellProps) {
   return (
@@ -60,6 +63,7 @@ function ShellFrame({
   children,
 }: AppShellProps) {
   const [collapsed, setCollapsed] = useState(initialCollapsed);
+  const { hydrate } = usePageKind();
   const unreadMessages = useUnreadMessages({
     userId: user.id,
     initial: initialUnreadMessages,
@@ -72,8 +76,7 @@ function ShellFrame({
   const toggleCollapsed = useCallback(() => {
     setCollapsed((previous) => {
       const next = !previous;
-      const secure = window.location.protocol === "https:" ? "; Secure" : "";
-      document.cookie = `${SIDEBAR_COOKIE}=${next ? "collapsed" : "expanded"}; Path=/; Max-Age=${SIDEBAR_COOKIE_MAX_AGE}; SameSite=Lax${secure}`;
+      document.cookie = sidebarCookieValue(next, window.location.protocol === "https:");
       return next;
     });
   }, []);
@@ -119,8 +122,14 @@ function ShellFrame({
   const fullName = `${user.firstName} ${user.lastName}`.trim() || user.email;
 
   return (
-    <TooltipProvider>
-      <div className="min-h-screen bg-slate-50 md:flex">
+    <>
+      <div
+        className="min-h-screen bg-slate-50 md:flex"
+        data-shell=""
+        data-collapsed={collapsed ? "true" : "false"}
+        data-user-id={user.id}
+        data-messages-href={kind === "teacher" ? "/teacher/messages" : "/dashboard/messages"}
+      >
         <a
           href="#contenu"
           className="sr-only z-50 rounded-md bg-white px-4 py-2 font-medium text-brand-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2"
@@ -131,7 +140,7 @@ function ShellFrame({
         {/* Under 768 px the sidebar is a slide-over panel: this <details> opens it without
               JavaScript, and the aside, its next sibling, shows while it is open (peer-open). One
               navigation serves both layouts. */}
-        <details ref={mobileMenu} className="peer group md:hidden">
+        <details ref={mobileMenu} className="peer group md:hidden" data-shell-menu="">
           <summary
             className={cx(
               "fixed top-3 left-3 z-50 flex cursor-pointer list-none items-center gap-2 rounded-md bg-white p-2 text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden",
@@ -141,17 +150,16 @@ function ShellFrame({
             <Menu aria-hidden="true" className="size-6 group-open:hidden" />
             <X aria-hidden="true" className="hidden size-6 group-open:block" />
             <span className="sr-only group-open:hidden">Ouvrir le menu</span>
-            {unreadMessages > 0 && (
-              <span className="absolute -top-1 -right-1 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs leading-5 font-bold text-white group-open:hidden">
-                {unreadMessages > 99 ? "99+" : unreadMessages}
-                <span className="sr-only"> {unreadMessagesText(unreadMessages)}</span>
-              </span>
-            )}
+            <UnreadBadge
+              count={unreadMessages}
+              className="absolute -top-1 -right-1 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs leading-5 font-bold text-white group-open:hidden"
+            />
             <span className="sr-only hidden group-open:inline">Fermer le menu</span>
           </summary>
           <div
             className="fixed inset-0 z-40 bg-slate-900/50"
             aria-hidden="true"
+            data-shell-backdrop=""
             onClick={() => {
               if (mobileMenu.current) mobileMenu.current.open = false;
             }}
@@ -160,25 +168,19 @@ function ShellFrame({
 
         <aside
           id="barre-laterale"
-          data-collapsed={collapsed ? "true" : "false"}
           className={cx(
             "hidden flex-col bg-white",
             "max-md:peer-open:fixed max-md:peer-open:inset-y-0 max-md:peer-open:left-0 max-md:peer-open:z-40 max-md:peer-open:flex max-md:peer-open:w-72 max-md:peer-open:max-w-[85vw] max-md:peer-open:overflow-y-auto max-md:peer-open:shadow-xl",
-            "md:sticky md:top-0 md:flex md:h-screen md:shrink-0 md:border-r md:border-slate-200 md:transition-[width] md:duration-200",
-            collapsed ? "md:w-12" : "md:w-64",
+            "md:sticky md:top-0 md:flex md:h-screen md:w-64 md:shrink-0 md:border-r md:border-slate-200 md:transition-[width] md:duration-200 md:collapsed:w-12",
           )}
         >
-          <div
-            className={cx(
-              "flex h-16 items-center justify-between border-b border-slate-200 px-3",
-              collapsed && "md:justify-center md:px-0",
-            )}
-          >
-            <Brand kind={kind} className={collapsed ? "md:hidden" : undefined} />
+          <div className="flex h-16 items-center justify-between border-b border-slate-200 px-3 md:collapsed:justify-center md:collapsed:px-0">
+            <Brand kind={kind} className="md:collapsed:hidden" />
             <Form
               method="post"
               action="/barre-laterale"
               className="max-md:hidden"
+              data-shell-collapse=""
               onSubmit={(event) => {
                 event.preventDefault();
                 toggleCollapsed();
@@ -191,21 +193,19 @@ function ShellFrame({
                 aria-controls="barre-laterale"
                 aria-expanded={!collapsed}
                 aria-keyshortcuts="Control+B Meta+B"
-                title={collapsed ? "Déplier la barre latérale (Ctrl+B)" : "Réduire la barre latérale (Ctrl+B)"}
+                title={collapseTitle(collapsed)}
                 className="rounded-md p-2 text-slate-700 hover:bg-slate-100 hover:text-slate-900"
               >
-                {collapsed ? (
-                  <PanelLeftOpen aria-hidden="true" className="size-5" />
-                ) : (
-                  <PanelLeftClose aria-hidden="true" className="size-5" />
-                )}
-                <span className="sr-only">{collapsed ? "Déplier la barre latérale" : "Réduire la barre latérale"}</span>
+                <PanelLeftOpen aria-hidden="true" className="hidden size-5 collapsed:block" />
+                <PanelLeftClose aria-hidden="true" className="size-5 collapsed:hidden" />
+                <span className="sr-only collapsed:hidden">Réduire la barre latérale</span>
+                <span className="sr-only hidden collapsed:inline">Déplier la barre latérale</span>
               </button>
             </Form>
           </div>
-          <SidebarNav navigation={navigation} collapsed={collapsed} label="Navigation principale" unreadMessages={unreadMessages} />
+          <SidebarNav navigation={navigation} label="Navigation principale" unreadMessages={unreadMessages} />
           <div className="border-t border-slate-200 p-2">
-            <SignOutButton collapsed={collapsed} />
+            <SignOutButton />
           </div>
         </aside>
 
@@ -266,9 +266,10 @@ function ShellFrame({
             {children}
           </main>
         </div>
-        <Toaster />
+        {/* Sonner needs React; a page without it has app/enhance/toasts.ts. */}
+        {hydrate && <Toaster />}
       </div>
-    </TooltipProvider>
+    </>
   );
 }
 
@@ -291,17 +292,7 @@ function Brand({ kind, className }: { kind: ShellKind; className?: string }) {
  * ahead on hover: a page's data is never cached (private, no-cache), so a prefetch was a second
  * request for each click, and again after every later navigation.
  */
-function SidebarNav({
-  navigation,
-  collapsed,
-  label,
-  unreadMessages,
-}: {
-  navigation: NavGroup[];
-  collapsed: boolean;
-  label: string;
-  unreadMessages: number;
-}) {
+function SidebarNav({ navigation, label, unreadMessages }: { navigation: NavGroup[]; label: string; unreadMessages: number }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
 
@@ -316,49 +307,47 @@ function SidebarNav({
       {navigation.map((group, index) => (
         <div key={group.label ?? `groupe-${index}`} className={cx(index > 0 && "mt-4 border-t border-slate-100 pt-3")}>
           {group.label && (
-            <p className={cx("px-4 pb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase", collapsed && "md:sr-only")}>
-              {group.label}
-            </p>
+            <p className="px-4 pb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase md:collapsed:sr-only">{group.label}</p>
           )}
-          <ul className={cx("space-y-0.5 px-2", collapsed && "md:px-1")} aria-label={group.label}>
+          <ul className="space-y-0.5 px-2 md:collapsed:px-1" aria-label={group.label}>
             {group.items.map((item) => {
               const active = isActivePath(pathname, item);
-              const badge = item.badge === "unreadMessages" ? unreadMessages : 0;
+              const counted = item.badge === "unreadMessages";
               return (
                 <li key={item.to}>
-                  {/* Collapsed is a desktop state: the phone's panel shows the labels, so no tip there. */}
-                  <Tooltip content={item.label} disabled={!collapsed} className="max-md:hidden">
-                    <a
-                      href={item.to}
-                      aria-current={active ? "page" : undefined}
-                      className={cx(
-                        "flex min-h-10 items-center gap-3 rounded-md text-sm font-medium transition-colors",
-                        collapsed ? "px-3 md:justify-center md:px-0" : "px-3",
-                        active ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
-                      )}
-                    >
-                      <span className="relative">
-                        <NavIconGlyph icon={item.icon} />
-                        {badge > 0 && collapsed && (
-                          <span aria-hidden="true" className="absolute -top-1 -right-1 hidden size-2.5 rounded-full bg-red-600 md:block" />
-                        )}
-                      </span>
-                      <span className={cx("truncate", collapsed && "md:sr-only")}>{item.label}</span>
-                      {badge > 0 && (
+                  {/* Collapsed, the label is for screen readers and the browser's tip (title). */}
+                  <a
+                    href={item.to}
+                    title={item.label}
+                    aria-current={active ? "page" : undefined}
+                    className={cx(
+                      "flex min-h-10 items-center gap-3 rounded-md px-3 text-sm font-medium transition-colors md:collapsed:justify-center md:collapsed:px-0",
+                      active ? "bg-brand-700 text-white" : "text-slate-700 hover:bg-slate-100 hover:text-slate-900",
+                    )}
+                  >
+                    <span className="relative">
+                      <NavIconGlyph icon={item.icon} />
+                      {counted && (
                         <span
-                          data-testid="messages-non-lus"
-                          className={cx(
-                            "ml-auto min-w-5 rounded-full px-1.5 text-center text-xs leading-5 font-bold",
-                            active ? "bg-white text-brand-800" : "bg-red-600 text-white",
-                            collapsed && "md:sr-only",
-                          )}
-                        >
-                          {badge > 99 ? "99+" : badge}
-                          <span className="sr-only"> {unreadMessagesText(badge)}</span>
-                        </span>
+                          aria-hidden="true"
+                          data-unread-dot=""
+                          hidden={unreadMessages === 0}
+                          className="absolute -top-1 -right-1 hidden size-2.5 rounded-full bg-red-600 md:collapsed:block"
+                        />
                       )}
-                    </a>
-                  </Tooltip>
+                    </span>
+                    <span className="truncate md:collapsed:sr-only">{item.label}</span>
+                    {counted && (
+                      <UnreadBadge
+                        count={unreadMessages}
+                        testId="messages-non-lus"
+                        className={cx(
+                          "ml-auto min-w-5 rounded-full px-1.5 text-center text-xs leading-5 font-bold md:collapsed:sr-only",
+                          active ? "bg-white text-brand-800" : "bg-red-600 text-white",
+                        )}
+                      />
+                    )}
+                  </a>
                 </li>
               );
             })}
@@ -369,26 +358,38 @@ function SidebarNav({
   );
 }
 
+/**
+ * The unread messages count on « Messagerie » and on the menu button: always in the page, hidden
+ * at zero, so that a script without React shows it when a message arrives (app/enhance/shell.ts).
+ */
+function UnreadBadge({ count, className, testId }: { count: number; className: string; testId?: string }) {
+  return (
+    <span data-testid={testId} data-unread-messages="" hidden={count === 0} className={className}>
+      <span data-count="">{count > 99 ? "99+" : count}</span>
+      <span className="sr-only" data-count-words="">
+        {" "}
+        {unreadMessagesText(count)}
+      </span>
+    </span>
+  );
+}
+
 /** The badge's words for screen readers: « 3 messages non lus ». */
 const unreadMessagesText = (count: number) => (count === 1 ? "message non lu" : "messages non lus");
 
 /** Sign-out of this device: a real POST form to authD's route. */
-function SignOutButton({ collapsed }: { collapsed: boolean }) {
+function SignOutButton() {
   return (
     <form method="post" action="/auth/deconnexion">
       <input type="hidden" name="scope" value="local" />
-      <Tooltip content="Déconnexion" disabled={!collapsed} className="max-md:hidden">
-        <button
-          type="submit"
-          className={cx(
-            "flex min-h-10 w-full items-center gap-3 rounded-md text-sm font-medium text-red-700 hover:bg-red-50",
-            collapsed ? "px-3 md:justify-center md:px-0" : "px-3",
-          )}
-        >
-          <LogOut aria-hidden="true" className="size-5 shrink-0" />
-          <span className={cx(collapsed && "md:sr-only")}>Déconnexion</span>
-        </button>
-      </Tooltip>
+      <button
+        type="submit"
+        title="Déconnexion"
+        className="flex min-h-10 w-full items-center gap-3 rounded-md px-3 text-sm font-medium text-red-700 hover:bg-red-50 md:collapsed:justify-center md:collapsed:px-0"
+      >
+        <LogOut aria-hidden="true" className="size-5 shrink-0" />
+        <span className="md:collapsed:sr-only">Déconnexion</span>
+      </button>
     </form>
   );
 }

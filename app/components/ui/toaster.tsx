@@ -53,7 +53,8 @@ export function useServerToast(toast: ToastMessage | null | undefined) {
 
 /**
  * The same message rendered by the server, for readers without JavaScript (and for the moments
- * before scripts load on a slow network). Removed once the page is hydrated, when sonner shows it.
+ * before scripts load on a slow network). Removed once the page is hydrated, when sonner shows it;
+ * on a page React does not hydrate, app/enhance/toasts.ts moves it into its own toast region.
  */
 export function NoScriptToast({ toast }: { toast: ToastMessage | null | undefined }) {
   const hydrated = useHydrated();
@@ -61,6 +62,7 @@ export function NoScriptToast({ toast }: { toast: ToastMessage | null | undefine
   return (
     <div
       role={toast.type === "error" ? "alert" : "status"}
+      data-server-toast={toast.type}
       className={
         "mb-4 rounded-md border px-4 py-3 " +
         (toast.type === "error" ? "border-red-300 bg-red-50 text-red-900" : "border-green-300 bg-green-50 text-green-900")
