@@ -32,6 +32,14 @@ describe("server conventions", () => {
     expect(offences(/role [!=]== "/, (file) => file.endsWith("policy.ts"))).toEqual([]);
   });
 
+  it("asks whether someone is an admin only in policy modules", () => {
+    expect(offences(/\bisAdmin\(/, (file) => file.endsWith("policy.ts") || file.endsWith(path.join("auth", "actor.ts")))).toEqual([]);
+  });
+
+  it("says which enrolments follow a course in one place, learning/policy.ts (FOLLOWING, isFollowing, followingEnrolment)", () => {
+    expect(offences(/\[\s*"active",\s*"completed"\s*\]/, (file) => file.endsWith(path.join("learning", "policy.ts")))).toEqual([]);
+  });
+
   it("has one error type for refusals (AppError), no capability-specific error class", () => {
     // Platform errors that never reach a route (configuration, the data-dir lock, the body limit) are not refusals.
     const platform = ["errors.ts", "env.ts", "auth/config.ts", "db/lock.ts", "http/edge.ts", "http/route-errors.ts"];

@@ -11,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { updateCourse } from "~/.server/courses/authoring";
 import type { DatabaseHandle } from "~/.server/db/client";
 import { createDiskStorage } from "~/.server/storage/disk";
-import { courses, enrolments, lessonProgress } from "~/.server/db/schema";
+import { courses, enrolments, lessonProgress, quizAttempts } from "~/.server/db/schema";
 import {
   getLearnerCourse,
+  getReadableFile,
   getStudentDashboard,
   listAvailableCourses,
   listMyEnrolments,
@@ -23,7 +24,8 @@ import {
   startEnrolment,
 } from "~/.server/learning";
 import type { Role } from "~/lib/roles";
-import { createCourse, createStoredFile, createUser, enrol, type TestUser } from "../factories";
+import { startAttempt, saveAnswers, submitAttempt } from "~/.server/quizzes/attempts";
+import { createCourse, createQuiz, createStoredFile, createUser, enrol, type TestUser } from "../factories";
 import { createTestDatabase } from "../setup/db";
 
 let handle: DatabaseHandle;
@@ -149,6 +151,68 @@ describe("progress and resuming", () => {
         .innerJoin(enrolments, eq(lessonProgress.enrolmentId, enrolments.id))
         .where(eq(enrolments.userId, stranger.id)),
     ).toEqual([]);
+  });
+});
+
+describe("one rule for following a course (learning/policy.ts)", () => {
+  /** A course with one lesson and its document, and a learner enrolled in it with `status`. */
+  async function enrolledWith(status: (typeof enrolments.$inferSelect)["status"]) {
+    const { course, lessons } = await freeCourse(`Statut ${status}`, "energie", 1);
+    const storage = createDiskStorage(fs.mkdtempSync(path.join(os.tmpdir(), "campus-following-")));
+    const document = await createStoredFile(handle.db, storage, teacher, { purpose: "lesson_attachment", name: "Fiche.pdf" });
+    await updateCourse(handle.db, teacher, course.id, {
+      ...courseForm(course),
+      lessons: [{ id: lessons[0]!.id, title: lessons[0]!.title, attachmentIds: [document.id] }],
+    });
+    const learner = await person("user");
+    const enrolment = await enrol(handle.db, learner, course);
+    await handle.db.update(enrolments).set({ status }).where(eq(enrolments.id, enrolment.id));
+    return { course, lesson: lessons[0]!, document, learner };
+  }
+
+  it.each(["pending_payment", "paused", "cancelled"] as const)(
+    "keeps a %s enrolment out of the course, its lesson, its progress and the lesson's files",
+    async (status) => {
+      const { course, lesson, document, learner } = await enrolledWith(status);
+      await expect(getLearnerCourse(handle.db, learner, course.slug)).rejects.toMatchObject({ code: "forbidden" });
+      await expect(openLesson(handle.db, learner, course.slug, lesson.id)).rejects.toMatchObject({ code: "forbidden" });
+      await expect(setLessonDone(handle.db, learner, lesson.id, true)).rejects.toMatchObject({ code: "forbidden" });
+      await expect(saveVideoPosition(handle.db, learner, lesson.id, 10)).rejects.toMatchObject({ code: "forbidden" });
+      // Refused files are "not found": an id tells nothing.
+      await expect(getReadableFile(handle.db, learner, document.id)).rejects.toMatchObject({ code: "not_found" });
+    },
+  );
+
+  it.each(["active", "completed"] as const)("opens the course, its lesson and its files to a %s enrolment", async (status) => {
+    const { course, lesson, document, learner } = await enrolledWith(status);
+    expect((await getLearnerCourse(handle.db, learner, course.slug)).enrolment?.status).toBe(status);
+    expect((await openLesson(handle.db, learner, course.slug, lesson.id)).lesson.id).toBe(lesson.id);
+    expect((await getReadableFile(handle.db, learner, document.id)).file.id).toBe(document.id);
+  });
+
+  it("freezes a quiz attempt when the enrolment is paused mid-attempt, keeps its answers, and lets it go on once reopened", async () => {
+    const { course, learner } = await enrolledWith("active");
+    const quiz = await createQuiz(handle.db, teacher, course);
+    const { attempt } = await startAttempt(handle.db, learner, course.slug, quiz.id);
+    const first = attempt.questions[0]!.id;
+    await saveAnswers(handle.db, learner, attempt.id, { [first]: "0" });
+    const pause = (status: "paused" | "active") =>
+      handle.db
+        .update(enrolments)
+        .set({ status })
+        .where(and(eq(enrolments.userId, learner.id), eq(enrolments.courseId, course.id)));
+
+    await pause("paused");
+    await expect(saveAnswers(handle.db, learner, attempt.id, { [first]: "1" })).rejects.toMatchObject({
+      code: "forbidden",
+      reason: "paused",
+    });
+    await expect(submitAttempt(handle.db, learner, attempt.id)).rejects.toMatchObject({ code: "forbidden", reason: "paused" });
+    const [frozen] = await handle.db.select().from(quizAttempts).where(eq(quizAttempts.id, attempt.id));
+    expect(frozen).toMatchObject({ status: "in_progress", answers: { [first]: "0" } });
+
+    await pause("active");
+    expect((await submitAttempt(handle.db, learner, attempt.id)).status).toBe("submitted");
   });
 });
 

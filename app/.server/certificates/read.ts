@@ -6,6 +6,7 @@ import type { Database } from "../db/client";
 import { preparedQuery } from "../db/prepared";
 import { certificates, courses, enrolments, users } from "../db/schema";
 import { AppError } from "../errors";
+import { followingEnrolment } from "../learning";
 import { bakePng, renderBadgePng } from "./badge";
 import { issuerUrls } from "./credential";
 import { renderCertificatePdf } from "./pdf";
@@ -59,7 +60,7 @@ export async function listMyCertificates(db: Database, actor: Actor, now = new D
     .from(enrolments)
     .innerJoin(courses, eq(enrolments.courseId, courses.id))
     .leftJoin(users, eq(users.id, courses.instructorId))
-    .where(and(eq(enrolments.userId, actor.id), inArray(enrolments.status, ["active", "completed"])))
+    .where(and(eq(enrolments.userId, actor.id), followingEnrolment()))
     .orderBy(desc(enrolments.activatedAt));
   const certified = new Set(rows.map((row) => row.courseId));
   const inProgress = following

@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, inArray } from "drizzle-orm";
+import { and, asc, eq, gt } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { courses, enrolments, lessons } from "../db/schema";
 import { enqueueJob } from "../jobs";
-import { FOLLOWING } from "../learning";
+import { followingEnrolment } from "../learning";
 import { notifyUser } from "../notifications";
 
 /**
@@ -63,7 +63,7 @@ export async function announceNewLessons(db: Database, job: LessonsAnnouncementJ
     const learners = await tx
       .select({ userId: enrolments.userId })
       .from(enrolments)
-      .where(and(eq(enrolments.courseId, course.id), inArray(enrolments.status, FOLLOWING)));
+      .where(and(eq(enrolments.courseId, course.id), followingEnrolment()));
     const listed = fresh
       .slice(0, TITLES_LISTED)
       .map((lesson) => `« ${lesson.title} »`)

@@ -3,14 +3,13 @@ import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { AppError } from "../errors";
 import { courseLearnerCounts, courses, enrolments, lessonProgress, lessons } from "../db/schema";
+import { followingEnrolment } from "./policy";
 
 export type Enrolment = typeof enrolments.$inferSelect;
 export type EnrolmentStatus = Enrolment["status"];
 
 /** Statuses that hold a seat of a course with a maximum number of students. */
 const SEAT_HOLDING: EnrolmentStatus[] = ["pending_payment", "active", "completed", "paused"];
-/** Statuses that open the lessons. */
-export const FOLLOWING: EnrolmentStatus[] = ["active", "completed"];
 
 export async function getEnrolment(db: Database, userId: string, courseId: number): Promise<Enrolment | null> {
   const [row] = await db
@@ -26,7 +25,7 @@ export async function followsCourse(db: Database, actor: Actor | null, courseId:
   const [row] = await db
     .select({ id: enrolments.id })
     .from(enrolments)
-    .where(and(eq(enrolments.userId, actor.id), eq(enrolments.courseId, courseId), inArray(enrolments.status, FOLLOWING)));
+    .where(and(eq(enrolments.userId, actor.id), eq(enrolments.courseId, courseId), followingEnrolment()));
   return Boolean(row);
 }
 

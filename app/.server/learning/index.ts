@@ -7,7 +7,6 @@ export {
   activateEnrolment,
   cancelEnrolment,
   closeEnrolmentsOf,
-  FOLLOWING,
   followsCourse,
   getEnrolment,
   recomputeCourseProgress,
@@ -18,6 +17,7 @@ export {
   type EnrolmentStart,
   type EnrolmentStatus,
 } from "./enrolments";
+export { canManageEnrolments, FOLLOWING, followingEnrolment, isFollowing } from "./policy";
 export { COMPLETION_CHECK_QUEUE, requestCompletionCheck, type CompletionCheck } from "./completion";
 export { getReadableFile } from "./file-access";
 export { getOfflinePlan, recordOfflineProgress, type OfflinePlan } from "./offline";

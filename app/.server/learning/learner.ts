@@ -8,7 +8,8 @@ import { containsText } from "../db/like";
 import { preparedQuery } from "../db/prepared";
 import { categories, courses, enrolments, lessonProgress, lessons, levels, payments } from "../db/schema";
 import { requestCompletionCheck } from "./completion";
-import { FOLLOWING, followsCourse, recomputeProgress, type Enrolment, type EnrolmentStatus } from "./enrolments";
+import { followsCourse, recomputeProgress, type Enrolment, type EnrolmentStatus } from "./enrolments";
+import { FOLLOWING, followingEnrolment, isFollowing } from "./policy";
 import { formatMonth } from "~/lib/dates";
 
 /**
@@ -155,7 +156,7 @@ async function followedCourse(db: Database, actor: Actor, slug: string) {
   const [found] = await followedCourseQuery(db).execute({ userId: actor.id, slug });
   if (!found) throw courseNotFound();
   const { course, enrolment } = found;
-  const following = Boolean(enrolment && FOLLOWING.includes(enrolment.status));
+  const following = isFollowing(enrolment?.status);
   if (!canFollowCourse(actor, course, following)) {
     if (enrolment?.status === "pending_payment") throw closed("pending_payment");
     if (enrolment?.status === "paused") throw closed("paused");
@@ -210,7 +211,7 @@ const learnerEnrolmentQuery = preparedQuery("learner_enrolment_of_lesson", (db) 
     .from(lessons)
     .innerJoin(courses, eq(lessons.courseId, courses.id))
     .innerJoin(enrolments, and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, sql.placeholder("userId"))))
-    .where(and(eq(lessons.id, sql.placeholder("lessonId")), inArray(enrolments.status, FOLLOWING))),
+    .where(and(eq(lessons.id, sql.placeholder("lessonId")), followingEnrolment())),
 );
 
 async function learnerEnrolment(db: Database, actor: Actor, lessonId: number): Promise<{ enrolment: Enrolment; slug: string } | null> {
@@ -315,7 +316,7 @@ export async function getStudentDashboard(db: Database, actor: Actor, now = new 
     .map(([name, courseCount]) => ({ name, courses: courseCount, share: Math.round((courseCount / started.length) * 100) }))
     .sort((a, b) => b.courses - a.courses || a.name.localeCompare(b.name, "fr"));
 
-  const progressed = started.filter((row) => FOLLOWING.includes(row.status));
+  const progressed = started.filter((row) => isFollowing(row.status));
   return {
     activeCourses: active.length,
     startedThisMonth: started.filter((row) => row.activatedAt && row.activatedAt >= thisMonth).length,

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, ne } from "drizzle-orm";
 import { z } from "zod";
 import { LIMITS } from "~/lib/limits";
 import { emailSchema, requiredText } from "~/lib/schemas";
-import { isAdmin, type Actor } from "../auth/actor";
+import type { Actor } from "../auth/actor";
 import { recordAudit } from "../audit";
 import type { Database } from "../db/client";
 import { readPage } from "../db/paging";
@@ -10,6 +10,7 @@ import { courses, enrolments, users } from "../db/schema";
 import { AppError, validate } from "../errors";
 import { notifyUser } from "../notifications";
 import { activateEnrolment, cancelEnrolment, recomputeProgress } from "./enrolments";
+import { canManageEnrolments } from "./policy";
 
 /**
  * The administrators' management of a course's enrolments: by hand, pause, resume, cancel. The
@@ -24,7 +25,7 @@ export const enrolmentAdminMessages = {
 } as const;
 
 function assertCanManageEnrolments(actor: Actor | null | undefined): asserts actor is Actor {
-  if (!isAdmin(actor)) throw AppError.forbidden(enrolmentAdminMessages.forbidden, "not_admin");
+  if (!canManageEnrolments(actor)) throw AppError.forbidden(enrolmentAdminMessages.forbidden, "not_admin");
 }
 
 /** The courses an administrator can pick (every course but archived ones), by title. */

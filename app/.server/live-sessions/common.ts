@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { fromDateTimeLocal } from "~/lib/dates";
 import { sessionDurations, sessionRooms } from "~/lib/live-sessions";
@@ -7,7 +7,7 @@ import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { courses, enrolments, liveSessions } from "../db/schema";
 import { AppError } from "../errors";
-import { FOLLOWING, followsCourse } from "../learning";
+import { followingEnrolment, followsCourse } from "../learning";
 import { canManageSessions } from "./policy";
 import { bigBlueButtonFrom, newMeetingId, type BigBlueButton } from "./providers";
 
@@ -99,7 +99,7 @@ export async function followersOf(db: Database, courseId: number): Promise<strin
   const rows = await db
     .select({ userId: enrolments.userId })
     .from(enrolments)
-    .where(and(eq(enrolments.courseId, courseId), inArray(enrolments.status, FOLLOWING)));
+    .where(and(eq(enrolments.courseId, courseId), followingEnrolment()));
   return rows.map((row) => row.userId);
 }
 

@@ -4,7 +4,7 @@ import { managedCoursesWhere } from "../courses/policy";
 import type { Database } from "../db/client";
 import { preparedQuery } from "../db/prepared";
 import { courses, enrolments, liveSessionAttendance, liveSessionRegistrations, liveSessions, users } from "../db/schema";
-import { FOLLOWING } from "../learning";
+import { followingEnrolment } from "../learning";
 import { canChangeSession, isJoinOpen, sessionEndsAt } from "./policy";
 import { managedSession, visibleSession } from "./common";
 
@@ -134,11 +134,7 @@ function learnerSessionsQuery(ofOneCourse: boolean, name: string) {
       .innerJoin(courses, eq(courses.id, liveSessions.courseId))
       .innerJoin(
         enrolments,
-        and(
-          eq(enrolments.courseId, liveSessions.courseId),
-          eq(enrolments.userId, sql.placeholder("userId")),
-          inArray(enrolments.status, FOLLOWING),
-        ),
+        and(eq(enrolments.courseId, liveSessions.courseId), eq(enrolments.userId, sql.placeholder("userId")), followingEnrolment()),
       )
       .leftJoin(
         liveSessionRegistrations,
@@ -183,7 +179,7 @@ export async function listCalendarSessions(db: Database, actor: Actor, now = new
   const followed = db
     .select({ courseId: enrolments.courseId })
     .from(enrolments)
-    .where(and(eq(enrolments.userId, actor.id), inArray(enrolments.status, FOLLOWING)));
+    .where(and(eq(enrolments.userId, actor.id), followingEnrolment()));
   return db
     .select({ session: liveSessions, courseTitle: courses.title })
     .from(liveSessions)

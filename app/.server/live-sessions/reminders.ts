@@ -1,9 +1,9 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { formatWeekdayDateTime } from "~/lib/dates";
 import type { Database } from "../db/client";
 import { courses, enrolments, liveSessionRegistrations, liveSessions } from "../db/schema";
 import { enqueueJob } from "../jobs";
-import { FOLLOWING } from "../learning";
+import { followingEnrolment } from "../learning";
 import { notifyUser } from "../notifications";
 import { sessionEndsAt } from "./policy";
 import { sessionLink, type LiveSession } from "./common";
@@ -65,11 +65,7 @@ export async function sendSessionReminder(db: Database, job: SessionReminderJob,
     .from(liveSessionRegistrations)
     .innerJoin(
       enrolments,
-      and(
-        eq(enrolments.userId, liveSessionRegistrations.userId),
-        eq(enrolments.courseId, session.courseId),
-        inArray(enrolments.status, FOLLOWING),
-      ),
+      and(eq(enrolments.userId, liveSessionRegistrations.userId), eq(enrolments.courseId, session.courseId), followingEnrolment()),
     )
     .where(eq(liveSessionRegistrations.sessionId, session.id));
   const when = formatWeekdayDateTime(session.startsAt);

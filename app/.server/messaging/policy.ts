@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import { canTeach, isAdmin, type Actor } from "../auth/actor";
 import { conversationMembers, conversations, courses, enrolments, users } from "../db/schema";
+import { followingEnrolment } from "../learning";
 
 /**
  * Who may talk to whom, the one place these rules are written (a leaf module):
@@ -15,8 +16,6 @@ import { conversationMembers, conversations, courses, enrolments, users } from "
  * open any group (it is not listed among their conversations unless they teach the course).
  */
 
-/** The enrolments that make a learner someone's learner (and the teacher someone's teacher). */
-export const CONTACT_ENROLMENT_STATUSES = ["active", "completed"] as const;
 /** The enrolments that make a learner a member of the course's group. */
 export const GROUP_ENROLMENT_STATUSES = ["active"] as const;
 
@@ -30,7 +29,7 @@ function learnerOf(actorId: string): SQL {
   return exists(
     sql`select 1 from ${enrolments} inner join ${courses} on ${courses.id} = ${enrolments.courseId}
         where ${enrolments.userId} = ${users.id} and ${courses.instructorId} = ${actorId}
-        and ${inArray(enrolments.status, [...CONTACT_ENROLMENT_STATUSES])}`,
+        and ${followingEnrolment()}`,
   );
 }
 
@@ -39,7 +38,7 @@ function teacherOf(actorId: string): SQL {
   return exists(
     sql`select 1 from ${enrolments} inner join ${courses} on ${courses.id} = ${enrolments.courseId}
         where ${enrolments.userId} = ${actorId} and ${courses.instructorId} = ${users.id}
-        and ${inArray(enrolments.status, [...CONTACT_ENROLMENT_STATUSES])}`,
+        and ${followingEnrolment()}`,
   );
 }
 

@@ -4,7 +4,7 @@ import { isoDay } from "~/lib/dates";
 import { LIMITS } from "~/lib/limits";
 import { SUBSCRIBER_FILTERS, type SubscriberFilter } from "~/lib/newsletter-subscribers";
 import { choice, pageSchema, requiredText, searchQuerySchema } from "~/lib/schemas";
-import { isAdmin, type Actor } from "../auth/actor";
+import type { Actor } from "../auth/actor";
 import { recordAudit } from "../audit";
 import type { Database } from "../db/client";
 import { containsText } from "../db/like";
@@ -22,11 +22,12 @@ import {
   subscriptionSignature,
   type NewsletterConfirmJob,
 } from "./confirmation";
+import { canManageNewsletter } from "./policy";
 
 export const newsletterAdminMessages = { forbidden: "La lettre d'information est gérée par les administrateurs." } as const;
 
 function assertCanManageNewsletter(actor: Actor | null | undefined): asserts actor is Actor {
-  if (!isAdmin(actor)) throw AppError.forbidden(newsletterAdminMessages.forbidden, "not_admin");
+  if (!canManageNewsletter(actor)) throw AppError.forbidden(newsletterAdminMessages.forbidden, "not_admin");
 }
 
 /* ---------- The unsubscribe link: signed, so that it works without signing in ---------- */

@@ -3,7 +3,7 @@ import { prepareAttemptQuestions, seededRandom, type AttemptQuestion } from "~/l
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { courses, enrolments, quizAttemptGrants, quizAttempts, quizzes } from "../db/schema";
-import { FOLLOWING } from "../learning";
+import { isFollowing, type EnrolmentStatus } from "../learning";
 import { AppError } from "../errors";
 import { learnerAttemptLimit } from "./grants";
 
@@ -34,7 +34,7 @@ export async function learnerQuiz(db: Database, actor: Actor, slug: string, quiz
     .where(and(eq(quizzes.id, quizId), eq(courses.slug, slug), isNull(quizzes.deletedAt)));
   if (!row) throw AppError.notFound(QUIZ_NOT_FOUND);
   const status = row.enrolment?.status;
-  if (!status || !FOLLOWING.includes(status)) {
+  if (!isFollowing(status)) {
     const reason = status === "pending_payment" || status === "paused" ? status : "not_enrolled";
     throw AppError.forbidden("Ce quiz est réservé aux apprenants de la formation.", reason);
   }
@@ -47,13 +47,27 @@ export async function learnerQuiz(db: Database, actor: Actor, slug: string, quiz
 export async function ownAttempt(db: Database, actor: Actor, attemptId: number, lock = false) {
   if (!Number.isSafeInteger(attemptId) || attemptId <= 0) throw AppError.notFound("Tentative introuvable.");
   const query = db
-    .select({ attempt: quizAttempts, courseId: quizzes.courseId })
+    .select({ attempt: quizAttempts, courseId: quizzes.courseId, enrolmentStatus: enrolments.status })
     .from(quizAttempts)
     .innerJoin(quizzes, eq(quizAttempts.quizId, quizzes.id))
+    .leftJoin(enrolments, and(eq(enrolments.courseId, quizzes.courseId), eq(enrolments.userId, quizAttempts.userId)))
     .where(and(eq(quizAttempts.id, attemptId), eq(quizAttempts.userId, actor.id)));
   const [row] = lock ? await query.for("update", { of: quizAttempts }) : await query;
   if (!row) throw AppError.notFound("Tentative introuvable.");
   return row;
+}
+
+/**
+ * Answering or submitting needs the course still followed: an enrolment paused (or cancelled)
+ * while an attempt is open freezes it. Its saved answers stay; a timed one is still closed and
+ * graded at its deadline by the server; reopened, an untimed one goes on where it was.
+ */
+export function assertStillFollowing({ enrolmentStatus }: { enrolmentStatus: EnrolmentStatus | null }) {
+  if (isFollowing(enrolmentStatus)) return;
+  throw AppError.forbidden(
+    "Votre inscription à cette formation est suspendue\u00a0: vos réponses enregistrées sont gardées, mais le quiz ne peut pas continuer.",
+    enrolmentStatus === "paused" ? "paused" : "not_enrolled",
+  );
 }
 
 /** An answer as kept for its question ("" for none), or null when it is not one of the choices offered. */

@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { quizAttempts } from "../db/schema";
 import { AppError } from "../errors";
-import { answerFor, ownAttempt } from "./attempt-access";
+import { answerFor, assertStillFollowing, ownAttempt } from "./attempt-access";
 import { gradeAndClose, pastDeadline } from "./attempt-grade";
 
 /** An answer checked against its question: an option's index, "true"/"false", or a short text. */
@@ -21,7 +21,9 @@ function checkedAnswer(question: AttemptQuestion | undefined, answer: string): s
  * deadline is not counted (the attempt is closed instead, and says so).
  */
 export async function saveAnswers(db: Database, actor: Actor, attemptId: number, answers: Record<string, string>, now = new Date()) {
-  const { attempt, courseId } = await ownAttempt(db, actor, attemptId);
+  const own = await ownAttempt(db, actor, attemptId);
+  assertStillFollowing(own);
+  const { attempt, courseId } = own;
   const byId = new Map(attempt.questions.map((question) => [question.id, question]));
   const changes: Record<string, string> = {};
   for (const [questionId, answer] of Object.entries(answers)) changes[questionId] = checkedAnswer(byId.get(questionId), answer);

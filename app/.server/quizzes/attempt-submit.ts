@@ -5,7 +5,7 @@ import type { Database } from "../db/client";
 import { enrolments, quizAttempts } from "../db/schema";
 import { requestCompletionCheck } from "../learning";
 import { AppError } from "../errors";
-import { answerFor, learnerQuiz, offlineDraw, ownAttempt } from "./attempt-access";
+import { answerFor, assertStillFollowing, learnerQuiz, offlineDraw, ownAttempt } from "./attempt-access";
 import { gradeAndClose, pastDeadline } from "./attempt-grade";
 import { saveAnswers } from "./attempt-save";
 import { attemptsLeftOrRefuse } from "./attempt-start";
@@ -25,8 +25,10 @@ export async function submitAttempt(db: Database, actor: Actor, attemptId: numbe
     }
   }
   return db.transaction(async (tx) => {
-    const { attempt, courseId } = await ownAttempt(tx, actor, attemptId, true);
+    const own = await ownAttempt(tx, actor, attemptId, true);
+    const { attempt, courseId } = own;
     if (attempt.status !== "in_progress") return attempt;
+    assertStillFollowing(own);
     return gradeAndClose(tx, attempt, courseId, pastDeadline(attempt, now) ? "expired" : "submitted", now);
   });
 }

@@ -1,9 +1,9 @@
-import { and, count, eq, inArray, isNull, sql, type SQLWrapper } from "drizzle-orm";
+import { and, count, eq, isNull, sql, type SQLWrapper } from "drizzle-orm";
 import type { Actor } from "../auth/actor";
 import type { Database } from "../db/client";
 import { courses, enrolments, quizAttemptGrants, quizAttempts, quizzes } from "../db/schema";
 import { AppError } from "../errors";
-import { FOLLOWING } from "../learning";
+import { followingEnrolment } from "../learning";
 import { notifyUser } from "../notifications";
 import { canManageQuiz } from "./policy";
 
@@ -44,10 +44,7 @@ export async function grantExtraAttempt(db: Database, actor: Actor, input: { qui
       })
       .from(quizzes)
       .innerJoin(courses, eq(courses.id, quizzes.courseId))
-      .innerJoin(
-        enrolments,
-        and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, input.learnerId), inArray(enrolments.status, FOLLOWING)),
-      )
+      .innerJoin(enrolments, and(eq(enrolments.courseId, courses.id), eq(enrolments.userId, input.learnerId), followingEnrolment()))
       .where(and(eq(quizzes.id, input.quizId), isNull(quizzes.deletedAt)));
     if (!row || !canManageQuiz(actor, row.course)) throw notFound();
     // The learner's enrolment is locked, as when they start an attempt: the count below holds.

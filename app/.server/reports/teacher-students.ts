@@ -23,7 +23,7 @@ import {
   users,
 } from "../db/schema";
 import { AppError } from "../errors";
-import { FOLLOWING } from "../learning";
+import { isFollowing } from "../learning";
 import { attemptsSpent } from "../quizzes";
 import { toCsv } from "../http/csv";
 
@@ -146,7 +146,7 @@ export async function listTeacherStudents(db: Database, actor: Actor, filters: P
     name: `${row.firstName} ${row.lastName}`.trim() || row.email,
     bestScore: row.bestScore === null ? null : Math.round(Number(row.bestScore)),
     // As on the learner's page: only while they follow the course.
-    spentQuizzes: FOLLOWING.includes(row.status) ? (row.spentQuizzes ?? 0) : 0,
+    spentQuizzes: isFollowing(row.status) ? (row.spentQuizzes ?? 0) : 0,
     // A free course needs no payment.
     paymentStatus: row.paymentStatus ?? (row.priceFcfa > 0 ? null : ("free" as const)),
   }));
@@ -270,7 +270,7 @@ export async function getTeacherStudent(db: Database, actor: Actor, userId: stri
         .map((attempt) => ({ ...attempt, score: attempt.score === null ? null : Math.round(Number(attempt.score)) })),
       sessions: sessionRows.filter((session) => session.courseId === row.courseId),
       // Quizzes failed with every attempt spent: the teacher may open one more (quizzes' grantExtraAttempt).
-      spentQuizzes: FOLLOWING.includes(row.status)
+      spentQuizzes: isFollowing(row.status)
         ? quizRows
             .filter((quiz) => quiz.courseId === row.courseId && quiz.spent)
             .map(({ quizId, title, used }) => ({ quizId, title, used }))

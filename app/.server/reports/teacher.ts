@@ -3,6 +3,7 @@ import type { Actor } from "../auth/actor";
 import { managedCoursesWhere } from "../courses/policy";
 import type { Database } from "../db/client";
 import { courses, enrolments, forumThreads, lessons, quizAttempts, quizzes, users } from "../db/schema";
+import { followingEnrolment } from "../learning";
 
 /**
  * The teacher's dashboard: figures over the courses the actor manages (a teacher's own, every
@@ -28,7 +29,7 @@ export async function getTeacherDashboard(db: Database, actor: Actor) {
     .select({
       active: countDistinct(sql`case when ${eq(enrolments.status, "active")} then ${enrolments.userId} end`),
       learners: countDistinct(enrolments.userId),
-      following: count(sql`case when ${inArray(enrolments.status, ["active", "completed"])} then 1 end`),
+      following: count(sql`case when ${followingEnrolment()} then 1 end`),
       completed: count(sql`case when ${eq(enrolments.status, "completed")} then 1 end`),
     })
     .from(enrolments)

@@ -8,12 +8,11 @@ import { z } from "zod";
 import { BIO_MAX, mobileMoneyOperators, payoutMethods, type MobileMoneyOperator, type PayoutMethod } from "~/lib/teaching";
 import { optionalText, phoneSchema } from "~/lib/schemas";
 import type { Actor } from "../auth/actor";
-import { isAdmin } from "../auth/actor";
 import type { Database } from "../db/client";
 import { files, teacherProfiles, users } from "../db/schema";
 import { AppError, validate } from "../errors";
 import { canUseUnattachedFile } from "../files";
-import { canEditTeacherProfile, canReadPayoutDetails } from "./policy";
+import { canEditTeacherProfile, canListPayoutDetails, canReadPayoutDetails } from "./policy";
 
 export * from "./policy";
 
@@ -179,7 +178,7 @@ export async function getPayoutDetails(db: Database, actor: Actor, teacherId: st
 
 /** Payout details of several teachers at once (admins only): teacherId → details (absent: none given). */
 export async function listPayoutDetails(db: Database, actor: Actor, teacherIds: string[]): Promise<Map<string, PayoutDetails>> {
-  if (!isAdmin(actor)) throw AppError.forbidden("Réservé aux administrateurs.");
+  if (!canListPayoutDetails(actor)) throw AppError.forbidden("Réservé aux administrateurs.");
   if (!teacherIds.length) return new Map();
   const rows = await db.select().from(teacherProfiles).where(inArray(teacherProfiles.userId, teacherIds));
   const result = new Map<string, PayoutDetails>();

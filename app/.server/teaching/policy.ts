@@ -11,3 +11,8 @@ export function canEditTeacherProfile(actor: Actor | null, teacherId: string): b
 export function canReadPayoutDetails(actor: Actor | null, teacherId: string): boolean {
   return isSelf(actor, teacherId) || isAdmin(actor);
 }
+
+/** Every teacher's payout details at once (the commissions screen): admins. */
+export function canListPayoutDetails(actor: Actor | null): boolean {
+  return isAdmin(actor);
+}

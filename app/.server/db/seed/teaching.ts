@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { followingEnrolment } from "../../learning";
 import { newPaymentReference } from "../../payments/reference";
 import type { Database } from "../client";
 import {
@@ -205,7 +206,7 @@ export async function seedDemoTeaching(db: Database, now = new Date()): Promise<
       const following = await tx
         .select({ userId: enrolments.userId })
         .from(enrolments)
-        .where(and(eq(enrolments.courseId, course.id), inArray(enrolments.status, ["active", "completed"])));
+        .where(and(eq(enrolments.courseId, course.id), followingEnrolment()));
       const [coming, past] = sessions;
       if (following.length) {
         await tx
